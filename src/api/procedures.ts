@@ -1,0 +1,85 @@
+import { DomainError, ERROR_KINDS } from '../lib/errors.ts';
+import { isUnavailableError } from '../lib/unavailable.ts';
+import { authenticateBearer } from '../modules/auth/authenticate.ts';
+import { AuthenticationError } from '../modules/auth/bearer.ts';
+import type { Principal } from '../modules/auth/principal.ts';
+import type { Scope } from '../modules/auth/scopes.ts';
+import type { Context } from './context.ts';
+import { rateLimitHeaders } from './rate-limit.ts';
+import { middleware, procedure, TRPCError } from './trpc.ts';
+
+/** The one place domain and infrastructure errors become transport errors (status, title, body). */
+const convertErrors = middleware(async ({ ctx, next, path }) => {
+  const result = await next();
+  if (result.ok) return result;
+  const error = result.error;
+  const cause = error.cause;
+  if (cause instanceof DomainError) {
+    throw new TRPCError({ code: ERROR_KINDS[cause.code].trpcCode, message: cause.message, cause });
+  }
+  if (error.code === 'INTERNAL_SERVER_ERROR') {
+    if (isUnavailableError(cause)) {
+      ctx.log.warn({ err: cause, path }, 'backing service unavailable');
+      ctx.response.headers['Retry-After'] = '5';
+      throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: 'unavailable', cause });
+    }
+    ctx.log.error({ err: cause ?? error, path }, 'procedure failed');
+  }
+  return result;
+});
+
+export const publicProcedure = procedure.use(convertErrors);
+
+/** Resource metadata for this API (RFC 9728); 401 and 403 challenges point clients at it. */
+export function resourceMetadataUrl(ctx: Pick<Context, 'env'>): string {
+  return `${ctx.env.SITE_URL}/.well-known/oauth-protected-resource/api/v2`;
+}
+
+const authenticate = middleware(async ({ ctx, next }) => {
+  if (ctx.principal) return next({ ctx: { principal: ctx.principal } });
+  try {
+    const principal = await authenticateBearer(ctx.em, ctx.request.headers.authorization, ctx.clock.now());
+    return next({ ctx: { principal } });
+  } catch (error) {
+    if (error instanceof AuthenticationError) {
+      const params = [`realm="api"`, `resource_metadata="${resourceMetadataUrl(ctx)}"`];
+      if (error.bearerError) params.push(`error="${error.bearerError}"`);
+      ctx.response.headers['WWW-Authenticate'] = `Bearer ${params.join(', ')}`;
+    }
+    throw error;
+  }
+});
+
+const limitRate = middleware(async ({ ctx, next }) => {
+  const principal = (ctx as Context & { principal: Principal }).principal;
+  const result = await ctx.apiRateLimiter.consume(`${principal.credential.kind}:${principal.credential.id}`);
+  Object.assign(ctx.response.headers, rateLimitHeaders(result));
+  if (!result.allowed) {
+    ctx.response.headers['Cache-Control'] = 'no-store';
+    throw new DomainError(
+      'rate_limited',
+      `Rate limit of ${result.limit} requests per minute exceeded for this token. Retry after ${result.retryAfter} seconds.`,
+    );
+  }
+  return next();
+});
+
+function requireScope(scope: Scope) {
+  return middleware(async ({ ctx, next }) => {
+    const principal = (ctx as Context & { principal: Principal }).principal;
+    if (!principal.scopes.has(scope)) {
+      ctx.response.headers['WWW-Authenticate'] =
+        `Bearer realm="api", error="insufficient_scope", scope="${scope}", resource_metadata="${resourceMetadataUrl(ctx)}"`;
+      throw new DomainError('forbidden', `This token lacks the "${scope}" scope, which this endpoint requires.`);
+    }
+    return next();
+  });
+}
+
+/**
+ * A procedure callable with a token carrying `scope`: authentication, the Team-plan rule, the per-token
+ * rate limit and the scope check run in that order, so even a 403 carries the rate-limit headers.
+ */
+export function scopedProcedure(scope: Scope) {
+  return publicProcedure.meta({ scope }).use(authenticate).use(limitRate).use(requireScope(scope));
+}

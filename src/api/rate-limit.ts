@@ -1,0 +1,101 @@
+import type { Redis } from 'ioredis';
+import type { Pool } from 'pg';
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRedis,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
+
+export interface RateLimitResult {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Unix epoch seconds at which the current window ends. */
+  resetAt: number;
+  /** Whole seconds to wait; set when the request was refused. */
+  retryAfter?: number;
+}
+
+export interface RateLimiter {
+  readonly limit: number;
+  consume(key: string): Promise<RateLimitResult>;
+}
+
+export type CounterStore = { kind: 'postgres'; pool: Pool } | { kind: 'redis'; client: Redis };
+
+interface LimiterOptions {
+  keyPrefix: string;
+  points: number;
+  durationSec: number;
+  store: CounterStore;
+  onStoreError: (error: unknown) => void;
+}
+
+/**
+ * A fixed-window counter shared by every instance through PostgreSQL or Redis. When the shared store
+ * cannot be reached the request is counted in this process's memory instead (fail open, per instance):
+ * an outage of the counter store must not take the API down with it.
+ */
+export function createRateLimiter(options: LimiterOptions): RateLimiter {
+  const shared = createStoreLimiter(options);
+  const fallback = new RateLimiterMemory({
+    keyPrefix: options.keyPrefix,
+    points: options.points,
+    duration: options.durationSec,
+  });
+  return {
+    limit: options.points,
+    async consume(key) {
+      try {
+        return toResult(options.points, await shared.consume(key));
+      } catch (outcome) {
+        if (outcome instanceof RateLimiterRes) return toResult(options.points, outcome, true);
+        options.onStoreError(outcome);
+        try {
+          return toResult(options.points, await fallback.consume(key));
+        } catch (fallbackOutcome) {
+          if (fallbackOutcome instanceof RateLimiterRes) return toResult(options.points, fallbackOutcome, true);
+          throw fallbackOutcome;
+        }
+      }
+    },
+  };
+}
+
+function createStoreLimiter(options: LimiterOptions): RateLimiterAbstract {
+  const common = { keyPrefix: options.keyPrefix, points: options.points, duration: options.durationSec };
+  if (options.store.kind === 'redis') {
+    return new RateLimiterRedis({ ...common, storeClient: options.store.client, rejectIfRedisNotReady: true });
+  }
+  return new RateLimiterPostgres({
+    ...common,
+    storeClient: options.store.pool,
+    storeType: 'pool',
+    tableName: 'rate_limit',
+    tableCreated: true,
+  });
+}
+
+function toResult(limit: number, res: RateLimiterRes, refused = false): RateLimitResult {
+  const msBeforeNext = Math.max(0, res.msBeforeNext);
+  return {
+    allowed: !refused,
+    limit,
+    remaining: Math.max(0, res.remainingPoints),
+    resetAt: Math.ceil((Date.now() + msBeforeNext) / 1000),
+    ...(refused ? { retryAfter: Math.max(1, Math.ceil(msBeforeNext / 1000)) } : {}),
+  };
+}
+
+/** The headers every rate-limited response carries. */
+export function rateLimitHeaders(result: RateLimitResult): Record<string, string> {
+  const headers: Record<string, string> = {
+    'X-RateLimit-Limit': String(result.limit),
+    'X-RateLimit-Remaining': String(result.remaining),
+    'X-RateLimit-Reset': String(result.resetAt),
+  };
+  if (result.retryAfter !== undefined) headers['Retry-After'] = String(result.retryAfter);
+  return headers;
+}

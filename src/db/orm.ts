@@ -1,0 +1,40 @@
+import { MikroORM } from '@mikro-orm/postgresql';
+import { ormConfig } from '../../mikro-orm.config.ts';
+import type { Env } from '../config/env.ts';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres.ts';
+
+export type Orm = MikroORM;
+
+export interface Database {
+  orm: Orm;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function initOrm(url: string, options: { poolMax?: number } = {}): Promise<Orm> {
+  return MikroORM.init(ormConfig(url, options));
+}
+
+export async function migrate(orm: Orm): Promise<void> {
+  await orm.migrator.up();
+}
+
+/** The database the environment names, or an embedded PostgreSQL under DATA_DIR when DATABASE_URL is unset. */
+export async function openDatabase(
+  env: Pick<Env, 'DATABASE_URL' | 'DATA_DIR'>,
+  log: (line: string) => void,
+): Promise<Database> {
+  const embedded: EmbeddedDatabase | undefined = env.DATABASE_URL
+    ? undefined
+    : await startEmbeddedPostgres(env.DATA_DIR, log);
+  const url = env.DATABASE_URL ?? embedded!.url;
+  const orm = await initOrm(url);
+  return {
+    orm,
+    url,
+    async close() {
+      await orm.close();
+      await embedded?.stop();
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type CreateOpenApiFastifyPluginOptions, fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
+import { type AppServices, type Context, createContextInner, type RequestInfo } from '../api/context.ts';
+import { type AppRouter, appRouter } from '../api/root.ts';
+import { reshapeRestErrorBody } from './error-responses.ts';
+
+export const REST_BASE_PATH = '/api/v2';
+
+function contextFor(services: AppServices, orm: MikroORM, req: FastifyRequest, surface: RequestInfo['surface']): Context {
+  return createContextInner({
+    services,
+    em: orm.em.fork(),
+    request: { headers: req.headers, ip: req.ip, surface },
+  });
+}
+
+/** The typed tRPC API for first-party apps (superjson) at /trpc. */
+export async function registerTrpc(app: FastifyInstance, services: AppServices, orm: MikroORM): Promise<void> {
+  const options: FastifyTRPCPluginOptions<AppRouter> = {
+    prefix: '/trpc',
+    trpcOptions: {
+      router: appRouter,
+      createContext: ({ req }) => contextFor(services, orm, req, 'trpc'),
+      responseMeta: ({ ctx }) => ({ headers: new Headers((ctx as Context | undefined)?.response.headers ?? {}) }),
+    },
+  };
+  await app.register(fastifyTRPCPlugin, options);
+}
+
+/** The public REST API at /api/v2, generated from the same procedures by trpc-to-openapi. */
+export async function registerRest(app: FastifyInstance, services: AppServices, orm: MikroORM): Promise<void> {
+  const options: CreateOpenApiFastifyPluginOptions<AppRouter> = {
+    router: appRouter,
+    basePath: REST_BASE_PATH,
+    createContext: ({ req }) => contextFor(services, orm, req as unknown as FastifyRequest, 'rest'),
+    responseMeta: ({ ctx, errors }) => {
+      const response = (ctx as Context | undefined)?.response;
+      return {
+        status: errors.length === 0 ? response?.status : undefined,
+        headers: { 'Cache-Control': 'no-store', ...response?.headers },
+      };
+    },
+  };
+  await app.register(async (scope) => {
+    scope.addHook('onSend', async (request, reply, payload) =>
+      reply.statusCode >= 400 && typeof payload === 'string' ? reshapeRestErrorBody(request, payload) : payload,
+    );
+    await scope.register(fastifyTRPCOpenApiPlugin, options);
+  });
+}

@@ -1,0 +1,72 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type ErrorBody, type ErrorCode, type ErrorDetail, ERROR_KINDS, summarizeIssues } from '../lib/errors.ts';
+import { isUnavailableError } from '../lib/unavailable.ts';
+
+const FASTIFY_ERROR_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_request',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_request',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid_request',
+};
+
+const FASTIFY_MESSAGES: Partial<Record<ErrorCode, string>> = {
+  invalid_request: 'The request body is not valid JSON.',
+  payload_too_large: 'The request body is too large.',
+  unsupported_media_type: 'Unsupported Content-Type: send the body as application/json.',
+};
+
+export function sendError(reply: FastifyReply, code: ErrorCode, message: string): FastifyReply {
+  const kind = ERROR_KINDS[code];
+  const body: ErrorBody = { title: kind.title, message, ...(kind.status === 400 ? { details: [] } : {}) };
+  return reply.code(kind.status).type('application/json; charset=utf-8').send(body);
+}
+
+/**
+ * Errors raised by Fastify itself (body parsing, limits, unknown routes) and anything unexpected get the
+ * same `{title, message, details}` body as the API's own errors; nothing internal leaks into a 5xx body.
+ */
+export function registerErrorResponses(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const code = error.code ? FASTIFY_ERROR_CODES[error.code] : undefined;
+    if (code) return sendError(reply, code, FASTIFY_MESSAGES[code] ?? error.message);
+    if (error.validation || (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)) {
+      const status = error.statusCode ?? 400;
+      const known = Object.entries(ERROR_KINDS).find(([, kind]) => kind.status === status)?.[0] as ErrorCode | undefined;
+      return sendError(reply, known ?? 'invalid_request', error.message);
+    }
+    if (isUnavailableError(error)) {
+      request.log.warn({ err: error }, 'backing service unavailable');
+      reply.header('Retry-After', '5');
+      return sendError(reply, 'unavailable', 'The service is temporarily unavailable. Retry shortly.');
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return sendError(reply, 'internal', 'An unexpected error occurred. It has been logged.');
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, 'not_found', `No route ${request.method} ${request.originalUrl.split('?')[0]}.`),
+  );
+}
+
+/**
+ * trpc-to-openapi writes its own error body (`code`, `issues`, a rewritten message); the spec's body is
+ * exactly `{title, message, details}`, and `details` only on 400. The error formatter already put the
+ * right values in; this keeps just those keys.
+ */
+export function reshapeRestErrorBody(request: FastifyRequest, payload: string): string {
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = JSON.parse(payload) as Record<string, unknown>;
+  } catch {
+    return payload;
+  }
+  if (typeof parsed.title !== 'string') return payload;
+  const unknownRoute = parsed.code === 'NOT_FOUND' && parsed.message === 'Not found';
+  const details = Array.isArray(parsed.details) ? (parsed.details as ErrorDetail[]) : undefined;
+  let message = String(parsed.message);
+  if (unknownRoute) message = `No route ${request.method} ${request.originalUrl.split('?')[0]}.`;
+  else if (parsed.issues && details) message = summarizeIssues(details);
+  const body: ErrorBody = { title: parsed.title, message, ...(details ? { details } : {}) };
+  return JSON.stringify(body);
+}

@@ -1,0 +1,80 @@
+import type { TRPC_ERROR_CODE_KEY } from '@trpc/server';
+
+/** What can go wrong, in the service's own words; one table below turns each into an HTTP status and title. */
+export type ErrorCode =
+  | 'invalid_request'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'internal';
+
+export interface ErrorDetail {
+  code: string;
+  path: (string | number)[];
+  message: string;
+}
+
+interface ErrorKind {
+  status: number;
+  title: string;
+  trpcCode: TRPC_ERROR_CODE_KEY;
+}
+
+export const ERROR_KINDS: Record<ErrorCode, ErrorKind> = {
+  invalid_request: { status: 400, title: 'Bad Request', trpcCode: 'BAD_REQUEST' },
+  unauthenticated: { status: 401, title: 'Unauthorized', trpcCode: 'UNAUTHORIZED' },
+  forbidden: { status: 403, title: 'Forbidden', trpcCode: 'FORBIDDEN' },
+  not_found: { status: 404, title: 'Not Found', trpcCode: 'NOT_FOUND' },
+  conflict: { status: 409, title: 'Conflict', trpcCode: 'CONFLICT' },
+  payload_too_large: { status: 413, title: 'Payload Too Large', trpcCode: 'PAYLOAD_TOO_LARGE' },
+  unsupported_media_type: { status: 415, title: 'Unsupported Media Type', trpcCode: 'UNSUPPORTED_MEDIA_TYPE' },
+  rate_limited: { status: 429, title: 'Too Many Requests', trpcCode: 'TOO_MANY_REQUESTS' },
+  unavailable: { status: 503, title: 'Service Unavailable', trpcCode: 'SERVICE_UNAVAILABLE' },
+  internal: { status: 500, title: 'Internal Server Error', trpcCode: 'INTERNAL_SERVER_ERROR' },
+};
+
+const KIND_BY_TRPC_CODE = new Map<string, ErrorKind>(Object.values(ERROR_KINDS).map((kind) => [kind.trpcCode, kind]));
+
+/** The title for a tRPC error code, falling back to the generic one for codes we never raise ourselves. */
+export function errorKindForTrpcCode(code: string): ErrorKind {
+  if (code === 'PARSE_ERROR') return ERROR_KINDS.invalid_request;
+  return KIND_BY_TRPC_CODE.get(code) ?? ERROR_KINDS.internal;
+}
+
+/** Thrown by services; never carries anything that must not reach the caller. */
+export class DomainError extends Error {
+  readonly code: ErrorCode;
+  readonly details: ErrorDetail[] | undefined;
+
+  constructor(code: ErrorCode, message: string, details?: ErrorDetail[]) {
+    super(message);
+    this.name = 'DomainError';
+    this.code = code;
+    this.details = details;
+  }
+}
+
+export const notFound = (what: string): DomainError => new DomainError('not_found', `${what} not found`);
+
+/** A 400 for one bad field, in the same `details` shape zod issues have. */
+export function invalidField(path: (string | number)[], message: string): DomainError {
+  return new DomainError('invalid_request', `${path.join('.')}: ${message}`, [{ code: 'custom', path, message }]);
+}
+
+/** The body every error on /api/v2 has: the spec's `{title, message, details}`. */
+export interface ErrorBody {
+  title: string;
+  message: string;
+  details?: ErrorDetail[];
+}
+
+export function summarizeIssues(details: ErrorDetail[]): string {
+  const parts = details.slice(0, 3).map((d) => (d.path.length ? `${d.path.join('.')}: ${d.message}` : d.message));
+  const more = details.length > 3 ? ` (and ${details.length - 3} more)` : '';
+  return `Invalid request: ${parts.join('; ')}${more}`;
+}

@@ -1,0 +1,22 @@
+import { sha256 } from '@oslojs/crypto/sha2';
+import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding';
+
+/**
+ * A new secret token: a short type prefix (so secret scanners and logs can tell kinds apart) and
+ * 256 random bits from the platform CSPRNG, base32-encoded.
+ */
+export function generateToken(prefix: string): string {
+  const bytes = new Uint8Array(32);
+  crypto.getRandomValues(bytes);
+  return `${prefix}${encodeBase32LowerCaseNoPadding(bytes)}`;
+}
+
+/** Only this hash is stored; a random 256-bit token needs no slow hash, and lookups go by the hash. */
+export function hashToken(token: string): string {
+  return encodeHexLowerCase(sha256(new TextEncoder().encode(token)));
+}
+
+/** The form generateToken produces: lets malformed tokens be refused without a database read. */
+export function looksLikeToken(prefix: string, token: string): boolean {
+  return token.startsWith(prefix) && /^[a-z2-7]{52}$/.test(token.slice(prefix.length));
+}

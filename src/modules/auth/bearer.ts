@@ -1,0 +1,30 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { DomainError } from '../../lib/errors.ts';
+import type { Principal } from './principal.ts';
+
+/** Turns one kind of bearer token into a principal, or null when no live token has that value. */
+export type BearerResolver = (em: EntityManager, token: string, now: Date) => Promise<Principal | null>;
+
+export class AuthenticationError extends DomainError {
+  /** RFC 6750 §3 error code for the WWW-Authenticate challenge; absent when no credentials were sent. */
+  readonly bearerError: 'invalid_token' | 'invalid_request' | undefined;
+
+  constructor(message: string, bearerError?: 'invalid_token' | 'invalid_request') {
+    super('unauthenticated', message);
+    this.bearerError = bearerError;
+  }
+}
+
+const BEARER = /^Bearer[ ]+([\x21-\x7e]+)[ ]*$/i;
+
+/** The token of an `Authorization: Bearer …` header (scheme case-insensitive, RFC 6750 §2.1). */
+export function parseBearerHeader(header: string | string[] | undefined): string {
+  if (header === undefined || header === '') {
+    throw new AuthenticationError('Authentication required: send a token as "Authorization: Bearer <token>".');
+  }
+  const match = typeof header === 'string' ? BEARER.exec(header) : null;
+  if (!match?.[1]) {
+    throw new AuthenticationError('Malformed Authorization header: expected "Bearer <token>".', 'invalid_request');
+  }
+  return match[1];
+}

@@ -1,0 +1,10 @@
+import type { Plan } from '../users/user.entity.ts';
+import type { Scope } from './scopes.ts';
+
+/** Who is calling, resolved once per request from a bearer token or the first-party session. */
+export interface Principal {
+  userId: string;
+  plan: Plan;
+  scopes: ReadonlySet<Scope>;
+  credential: { kind: 'pat' | 'oauth' | 'session'; id: string };
+}

@@ -1,0 +1,14 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import type { DateOverride, WeeklyHours } from './schedule.ts';
+
+/** A user's working hours, as local wall-clock intervals in the user's own time zone. */
+export const AvailabilityScheduleEntity = defineEntity({
+  name: 'AvailabilitySchedule',
+  tableName: 'availability_schedule',
+  properties: {
+    userId: p.string().primary(),
+    weekly: p.json<WeeklyHours>(),
+    overrides: p.json<DateOverride[]>(),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});

@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { initOrm, migrate } from '../src/db/orm.ts';
+import { startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
+import { databaseUrl } from './helpers/database-url.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    serverUrl: string;
+    templateDatabase: string;
+  }
+}
+
+/**
+ * One PostgreSQL server for the run (DATABASE_URL's, or an embedded one), and one migrated template
+ * database from which every test file clones its own database, so files run in parallel and in any order.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const embedded = process.env.DATABASE_URL
+    ? undefined
+    : await startEmbeddedPostgres(path.resolve('.data/test'), (line) => console.error(line));
+  const serverUrl = process.env.DATABASE_URL ?? embedded!.url;
+  const templateDatabase = `test_template_${randomBytes(4).toString('hex')}`;
+
+  await adminQuery(serverUrl, `create database ${templateDatabase}`);
+  const orm = await initOrm(databaseUrl(serverUrl, templateDatabase), { poolMax: 2 });
+  await migrate(orm);
+  await orm.close();
+
+  project.provide('serverUrl', serverUrl);
+  project.provide('templateDatabase', templateDatabase);
+
+  return async () => {
+    await dropLeftovers(serverUrl, templateDatabase);
+    await embedded?.stop();
+  };
+}
+
+async function adminQuery(serverUrl: string, sql: string): Promise<pg.QueryResult> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    return await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+async function dropLeftovers(serverUrl: string, templateDatabase: string): Promise<void> {
+  const suffix = templateDatabase.replace('test_template_', '');
+  const { rows } = await adminQuery(
+    serverUrl,
+    `select datname from pg_database where datname like 'test\\_%' and datname like '%${suffix}%'`,
+  );
+  for (const { datname } of rows as { datname: string }[]) {
+    await adminQuery(serverUrl, `drop database if exists ${datname} with (force)`);
+  }
+}
