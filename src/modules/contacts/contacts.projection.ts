@@ -1,0 +1,73 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/**
+ * The contacts projection: one row per (owner, lower-cased e-mail), derived from that owner's bookings
+ * (as invitees) and leads. Every write to a booking or lead calls refreshContacts in the same transaction,
+ * so a page of contacts is an index scan and never a merge on the fly.
+ *
+ * Field rules (also in the README):
+ * - email, name: as written on the person's most recent booking or lead (name: the most recent non-null one);
+ * - kind: `client` once the person has any booking (even a canceled one), else `lead`;
+ * - status: `client` for clients, else the pipeline status of their most recent lead;
+ * - meetings: active bookings; noShows: bookings marked as no-show;
+ * - firstSeenAt: their first booking or lead; lastActivityAt: the latest booking, cancellation or lead.
+ */
+function summarySql(scope: 'one' | 'all'): string {
+  const bookingFilter = scope === 'one' ? 'where owner_id = ? and lower(invitee_email) = ?' : '';
+  const leadFilter = scope === 'one' ? 'where owner_id = ? and lower(email) = ?' : '';
+  return `
+    with events as (
+      select owner_id, lower(invitee_email) as email_key, invitee_email as email, invitee_name as name,
+             created_at as at, true as is_booking, status = 'active' as is_active, no_show,
+             canceled_at, null::text as lead_status
+        from booking ${bookingFilter}
+      union all
+      select owner_id, lower(email), email, name, created_at, false, false, false, null, status
+        from lead ${leadFilter}
+    ), summary as (
+      select owner_id, email_key,
+             (array_agg(email order by at desc))[1] as email,
+             (array_agg(name order by at desc) filter (where name is not null))[1] as name,
+             bool_or(is_booking) as booked,
+             count(*) filter (where is_active) as meetings,
+             count(*) filter (where no_show) as no_shows,
+             (array_agg(lead_status order by at desc) filter (where not is_booking))[1] as lead_status,
+             greatest(max(at), max(canceled_at)) as last_activity_at,
+             min(at) as first_seen_at
+        from events
+       group by owner_id, email_key
+    )
+    insert into contact (owner_id, email_key, email, name, kind, status, meetings, no_shows,
+                         last_activity_at, first_seen_at, search_text)
+    select owner_id, email_key, email, name,
+           case when booked then 'client' else 'lead' end,
+           case when booked then 'client' else lead_status end,
+           meetings, no_shows, last_activity_at, first_seen_at,
+           lower(coalesce(name, '') || ' ' || email)
+      from summary`;
+}
+
+const REFRESH_ONE_SQL = summarySql('one');
+const REBUILD_ALL_SQL = summarySql('all');
+
+/** Recomputes the contact rows of these e-mail addresses; call it inside the transaction that changed them. */
+export async function refreshContacts(em: EntityManager, ownerId: string, emails: readonly string[]): Promise<void> {
+  const keys = [...new Set(emails.map((email) => email.toLowerCase()))].sort();
+  for (const key of keys) {
+    // Serialises concurrent writers of one contact: the second recomputes after the first commits,
+    // so neither overwrites the other with a stale count. Sorted keys keep lock order deadlock-free.
+    await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`contact:${ownerId}:${key}`]);
+    await em.execute('delete from contact where owner_id = ? and email_key = ?', [ownerId, key], 'run');
+    await em.execute(REFRESH_ONE_SQL, [ownerId, key, ownerId, key], 'run');
+  }
+}
+
+/** Rebuilds the whole projection from bookings and leads (scripts/rebuild-contacts.ts; after bulk loads). */
+export async function rebuildAllContacts(em: EntityManager): Promise<number> {
+  return em.transactional(async (tx) => {
+    await tx.execute('lock table contact in exclusive mode');
+    await tx.execute('delete from contact', [], 'run');
+    const result = await tx.execute<{ affectedRows: number }>(REBUILD_ALL_SQL, [], 'run');
+    return result.affectedRows;
+  });
+}
