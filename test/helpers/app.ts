@@ -72,7 +72,8 @@ export interface TestAppOptions {
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const orm = await initOrm(database.url, { poolMax: 10 });
-  const env = loadEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: '3000', DATABASE_URL: database.url, ...options.env });
+  // TEST_LOG=debug shows the service's own log while a test runs.
+  const env = loadEnv({ NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG ?? 'silent', PORT: '3000', DATABASE_URL: database.url, ...options.env });
   const app = await buildApp({
     env,
     orm,
@@ -80,7 +81,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     clock: options.clock,
     apiRateLimitPerMinute: options.apiRateLimitPerMinute,
     publicRateLimitPerMinute: options.publicRateLimitPerMinute,
-    logger: false,
+    logger: Boolean(process.env.TEST_LOG),
   });
   await app.fastify.ready();
   return {

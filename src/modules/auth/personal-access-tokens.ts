@@ -1,5 +1,6 @@
 import type { EntityManager, QueryResult } from '@mikro-orm/postgresql';
 import { newId } from '../../lib/ids.ts';
+import { type SqlTimestamp, toDate } from '../../lib/sql-values.ts';
 import { generateToken, hashToken, looksLikeToken } from '../../lib/secrets.ts';
 import type { Plan } from '../users/user.entity.ts';
 import { PersonalAccessTokenEntity } from './personal-access-token.entity.ts';
@@ -50,9 +51,9 @@ interface TokenRow {
   id: string;
   user_id: string;
   scopes: string[];
-  expires_at: Date | null;
-  revoked_at: Date | null;
-  last_used_at: Date | null;
+  expires_at: SqlTimestamp | null;
+  revoked_at: SqlTimestamp | null;
+  last_used_at: SqlTimestamp | null;
   plan: Plan;
 }
 
@@ -64,8 +65,8 @@ export async function resolvePersonalAccessToken(em: EntityManager, token: strin
       where t.token_hash = ?`,
     [hashToken(token)],
   );
-  if (!row || row.revoked_at || (row.expires_at && row.expires_at <= now)) return null;
-  if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() > LAST_USED_PRECISION_MS) {
+  if (!row || row.revoked_at || (row.expires_at && toDate(row.expires_at) <= now)) return null;
+  if (!row.last_used_at || now.getTime() - toDate(row.last_used_at).getTime() > LAST_USED_PRECISION_MS) {
     await em.execute('update personal_access_token set last_used_at = ? where id = ?', [now, row.id], 'run');
   }
   return {

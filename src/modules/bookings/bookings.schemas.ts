@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TimeZoneSchema } from '../../lib/time.ts';
+import { type SqlTimestamp, toIsoString, toIsoStringOrNull } from '../../lib/sql-values.ts';
 import { EventTypeRefSchema } from '../event-types/event-types.schemas.ts';
 import { BOOKING_STATUSES, type BookingStatus } from './booking.entity.ts';
 
@@ -61,8 +62,8 @@ export interface BookingRow {
   event_type_id: string;
   event_type_name: string;
   event_type_slug: string;
-  start_at: Date;
-  end_at: Date;
+  start_at: SqlTimestamp;
+  end_at: SqlTimestamp;
   duration_min: number;
   status: BookingStatus;
   location_kind: string | null;
@@ -70,10 +71,10 @@ export interface BookingRow {
   invitee_name: string;
   invitee_email: string;
   invitee_timezone: string;
-  canceled_at: Date | null;
+  canceled_at: SqlTimestamp | null;
   cancel_reason: string | null;
   canceled_by: string | null;
-  created_at: Date;
+  created_at: SqlTimestamp;
 }
 
 /** The select list that produces a BookingRow from `booking b join event_type et`. */
@@ -85,15 +86,15 @@ export function toBookingDto(row: BookingRow): Booking {
   return {
     id: row.id,
     eventType: { id: row.event_type_id, name: row.event_type_name, slug: row.event_type_slug },
-    startAt: row.start_at.toISOString(),
-    endAt: row.end_at.toISOString(),
+    startAt: toIsoString(row.start_at),
+    endAt: toIsoString(row.end_at),
     durationMin: row.duration_min,
     status: row.status,
     location: row.location_kind ? { kind: row.location_kind, value: row.location_value } : null,
     invitee: { name: row.invitee_name, email: row.invitee_email, timezone: row.invitee_timezone },
-    canceledAt: row.canceled_at?.toISOString() ?? null,
+    canceledAt: toIsoStringOrNull(row.canceled_at),
     cancelReason: row.cancel_reason,
     canceledBy: row.canceled_by,
-    createdAt: row.created_at.toISOString(),
+    createdAt: toIsoString(row.created_at),
   };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EVENT_TYPE_KINDS } from './event-type.entity.ts';
+import { type SqlTimestamp, toIsoString } from '../../lib/sql-values.ts';
 
 export const EventTypeKindSchema = z.enum(EVENT_TYPE_KINDS).meta({ id: 'EventTypeKind' });
 
@@ -42,8 +43,8 @@ export interface EventTypeRow {
   secret: boolean;
   privateLinkToken?: string | null;
   organizationId?: string | null;
-  createdAt: Date;
-  updatedAt: Date;
+  createdAt: SqlTimestamp;
+  updatedAt: SqlTimestamp;
 }
 
 /** The public booking page of an event type; a secret one is reachable only with its private key. */
@@ -66,7 +67,7 @@ export function toEventTypeDto(row: EventTypeRow, url: string): EventType {
     active: row.active,
     secret: row.secret,
     organizationId: row.organizationId ?? null,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
+    createdAt: toIsoString(row.createdAt),
+    updatedAt: toIsoString(row.updatedAt),
   };
 }

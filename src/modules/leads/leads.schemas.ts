@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EventTypeRefSchema } from '../event-types/event-types.schemas.ts';
+import { type SqlTimestamp, toIsoString, toIsoStringOrNull } from '../../lib/sql-values.ts';
 import { LEAD_STATUSES, type LeadStatus } from './lead.entity.ts';
 
 export const LeadStatusSchema = z.enum(LEAD_STATUSES).meta({ id: 'LeadStatus' });
@@ -31,8 +32,8 @@ export interface LeadRow {
   event_type_name: string;
   event_type_slug: string;
   booking_id: string | null;
-  created_at: Date;
-  completed_at: Date | null;
+  created_at: SqlTimestamp;
+  completed_at: SqlTimestamp | null;
 }
 
 /** The select list that produces a LeadRow from `lead l join event_type et`. */
@@ -49,7 +50,7 @@ export function toLeadDto(row: LeadRow): Lead {
     eventType: { id: row.event_type_id, name: row.event_type_name, slug: row.event_type_slug },
     booked: row.booking_id !== null,
     bookingId: row.booking_id,
-    createdAt: row.created_at.toISOString(),
-    completedAt: row.completed_at?.toISOString() ?? null,
+    createdAt: toIsoString(row.created_at),
+    completedAt: toIsoStringOrNull(row.completed_at),
   };
 }
