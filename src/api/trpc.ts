@@ -21,6 +21,8 @@ export type ProcedureMeta = OpenApiMeta<{
   successStatus?: number;
   /** Whether the procedure honours an `Idempotency-Key` header. */
   idempotent?: boolean;
+  /** Error statuses the OpenAPI document lists beyond those derived from the operation's shape (e.g. 409, 422). */
+  errorStatuses?: number[];
 }>;
 
 const t = initTRPC

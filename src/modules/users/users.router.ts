@@ -6,7 +6,7 @@ import { getUserProfile } from './users.service.ts';
 
 export const usersRouter = router({
   me: scopedProcedure('read:profile')
-    .meta({ openapi: { method: 'GET', path: '/me', tags: ['User'], summary: 'Get the authenticated user' } })
+    .meta({ openapi: { method: 'GET', path: '/me', operationId: 'getMe', tags: ['User'], summary: 'Get the authenticated user' } })
     .input(z.void())
     .output(UserSchema)
     .query(({ ctx }) => getUserProfile(ctx.em, ctx.principal.userId)),
