@@ -15,6 +15,7 @@ const DOCS_PAGE = `<!doctype html>
 </head>
 <body>
   <div id="reference"></div>
+  <noscript>This reference needs JavaScript; the <a href="/api/docs/openapi.json">OpenAPI document</a> is plain JSON.</noscript>
   <script src="/api/docs/assets/swagger-ui-bundle.js"></script>
   <script src="/api/docs/init.js"></script>
 </body>
@@ -25,7 +26,9 @@ const DOCS_INIT = `window.ui = SwaggerUIBundle({
   dom_id: '#reference',
   deepLinking: true,
   persistAuthorization: false,
-});`;
+  oauth2RedirectUrl: window.location.origin + '/api/docs/assets/oauth2-redirect.html',
+});
+window.ui.initOAuth({ usePkceWithAuthorizationCodeGrant: true });`;
 
 /** The OpenAPI document and a browsable reference rendered from it (Swagger UI, served locally). */
 export async function registerDocs(app: FastifyInstance, siteUrl: string): Promise<void> {
