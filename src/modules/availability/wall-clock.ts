@@ -1,0 +1,183 @@
+/**
+ * Wall-clock time in an IANA zone <-> UTC instants, without dayjs.
+ *
+ * Why not `dayjs.tz('YYYY-MM-DD HH:mm', zone)`: its first guess of the offset is the zone's offset at the
+ * moment the code runs, so a local time in a fall-back overlap resolves to the first occurrence in summer
+ * and to the second in winter. The slot engine must not depend on the day it runs, so it uses these
+ * functions, which follow one documented rule (the `compatible` disambiguation of ECMAScript Temporal):
+ *
+ * - a local time that occurs twice (fall-back overlap) is the EARLIER instant;
+ * - a local time that does not exist (spring-forward gap) is read with the offset in force before the gap,
+ *   i.e. it moves forward by the gap's length (02:30 on a New York spring-forward day is 03:30 EDT).
+ *
+ * All arithmetic is on epoch milliseconds; the zone only enters through `offsetMinutes`.
+ */
+
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(zone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(zone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    formatters.set(zone, formatter);
+  }
+  return formatter;
+}
+
+/** The local calendar fields of an instant in a zone. */
+export interface LocalFields {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+export function localFields(epochMs: number, zone: string): LocalFields {
+  const fields: LocalFields = { year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0 };
+  for (const part of formatterFor(zone).formatToParts(epochMs)) {
+    switch (part.type) {
+      case 'year':
+        fields.year = Number(part.value);
+        break;
+      case 'month':
+        fields.month = Number(part.value);
+        break;
+      case 'day':
+        fields.day = Number(part.value);
+        break;
+      case 'hour':
+        fields.hour = Number(part.value);
+        break;
+      case 'minute':
+        fields.minute = Number(part.value);
+        break;
+      case 'second':
+        fields.second = Number(part.value);
+        break;
+    }
+  }
+  return fields;
+}
+
+/** The zone's UTC offset in minutes at an instant, read from Intl (e.g. -300 for New York in winter). */
+function intlOffsetMinutes(epochMs: number, zone: string): number {
+  const f = localFields(epochMs, zone);
+  const asUtc = Date.UTC(f.year, f.month - 1, f.day, f.hour, f.minute, f.second);
+  const wholeSecond = Math.floor(epochMs / 1000) * 1000;
+  return Math.round((asUtc - wholeSecond) / MINUTE);
+}
+
+/**
+ * Offsets cached per 6-hour bucket: when a bucket's two edges have the same offset, the offset is the same
+ * inside it (no zone changes its offset twice within 6 hours), so most look-ups are one Map read instead
+ * of an Intl call. Buckets holding a transition fall back to Intl for each instant.
+ */
+const BUCKET = 6 * 3_600_000;
+const edgeOffsets = new Map<string, Map<number, number>>();
+
+function edgeOffset(edge: number, zone: string): number {
+  let edges = edgeOffsets.get(zone);
+  if (!edges) {
+    edges = new Map();
+    edgeOffsets.set(zone, edges);
+  }
+  let offset = edges.get(edge);
+  if (offset === undefined) {
+    if (edges.size > 50_000) edges.clear();
+    offset = intlOffsetMinutes(edge * BUCKET, zone);
+    edges.set(edge, offset);
+  }
+  return offset;
+}
+
+/** The zone's UTC offset in minutes at an instant (e.g. -300 for New York in winter). */
+export function offsetMinutes(epochMs: number, zone: string): number {
+  const bucket = Math.floor(epochMs / BUCKET);
+  const start = edgeOffset(bucket, zone);
+  return start === edgeOffset(bucket + 1, zone) ? start : intlOffsetMinutes(epochMs, zone);
+}
+
+/** A calendar date, e.g. { year: 2026, month: 3, day: 8 }; months are 1-based. */
+export interface CalendarDate {
+  year: number;
+  month: number;
+  day: number;
+}
+
+/**
+ * The instant at which the wall clock in `zone` shows `minutes` after midnight of `date` (minutes may be
+ * 1440 for 24:00, i.e. the next day's midnight). Gap and overlap rules: see the top of this file.
+ */
+export function wallClockToInstant(date: CalendarDate, minutes: number, zone: string): number {
+  const local = Date.UTC(date.year, date.month - 1, date.day) + minutes * MINUTE;
+  // Zones change their offset at most once within a day either side of any instant.
+  const before = offsetMinutes(local - DAY, zone);
+  const after = offsetMinutes(local + DAY, zone);
+  let earliest: number | undefined;
+  for (const offset of before === after ? [before] : [before, after]) {
+    const candidate = local - offset * MINUTE;
+    if (offsetMinutes(candidate, zone) === offset && (earliest === undefined || candidate < earliest)) {
+      earliest = candidate;
+    }
+  }
+  // No candidate: the time falls in a gap; read it with the offset in force before the gap.
+  return earliest ?? local - before * MINUTE;
+}
+
+/** The calendar date an instant falls on in a zone. */
+export function localDate(epochMs: number, zone: string): CalendarDate {
+  const f = localFields(epochMs, zone);
+  return { year: f.year, month: f.month, day: f.day };
+}
+
+/** `date` plus `days` calendar days (pure calendar arithmetic, no zone involved). */
+export function addDays(date: CalendarDate, days: number): CalendarDate {
+  const d = new Date(Date.UTC(date.year, date.month - 1, date.day) + days * DAY);
+  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
+}
+
+export function compareDates(a: CalendarDate, b: CalendarDate): number {
+  return a.year - b.year || a.month - b.month || a.day - b.day;
+}
+
+/** 0 = Monday … 6 = Sunday. */
+export function isoWeekdayIndex(date: CalendarDate): number {
+  return (new Date(Date.UTC(date.year, date.month - 1, date.day)).getUTCDay() + 6) % 7;
+}
+
+export function formatDate(date: CalendarDate): string {
+  return `${date.year}-${pad(date.month)}-${pad(date.day)}`;
+}
+
+function pad(n: number): string {
+  return n < 10 ? `0${n}` : String(n);
+}
+
+/**
+ * An instant written as an RFC 3339 date-time in a zone's local offset, e.g. 2026-03-08T03:00:00-04:00
+ * (seconds precision; the instant is unchanged).
+ */
+export function formatInZone(epochMs: number, zone: string): string {
+  const offset = offsetMinutes(epochMs, zone);
+  const local = new Date(epochMs + offset * MINUTE);
+  const sign = offset < 0 ? '-' : '+';
+  const abs = Math.abs(offset);
+  const year = String(local.getUTCFullYear()).padStart(4, '0');
+  return `${year}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}T${pad(local.getUTCHours())}:${pad(
+    local.getUTCMinutes(),
+  )}:${pad(local.getUTCSeconds())}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+}
