@@ -7,6 +7,7 @@ export type ErrorCode =
   | 'forbidden'
   | 'not_found'
   | 'conflict'
+  | 'unprocessable'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
@@ -31,6 +32,7 @@ export const ERROR_KINDS: Record<ErrorCode, ErrorKind> = {
   forbidden: { status: 403, title: 'Forbidden', trpcCode: 'FORBIDDEN' },
   not_found: { status: 404, title: 'Not Found', trpcCode: 'NOT_FOUND' },
   conflict: { status: 409, title: 'Conflict', trpcCode: 'CONFLICT' },
+  unprocessable: { status: 422, title: 'Unprocessable Content', trpcCode: 'UNPROCESSABLE_CONTENT' },
   payload_too_large: { status: 413, title: 'Payload Too Large', trpcCode: 'PAYLOAD_TOO_LARGE' },
   unsupported_media_type: { status: 415, title: 'Unsupported Media Type', trpcCode: 'UNSUPPORTED_MEDIA_TYPE' },
   rate_limited: { status: 429, title: 'Too Many Requests', trpcCode: 'TOO_MANY_REQUESTS' },
