@@ -3,6 +3,7 @@ import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/a
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type CreateOpenApiFastifyPluginOptions, fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
 import { type AppServices, type Context, createContextInner, type RequestInfo } from '../api/context.ts';
+import { collectOperations } from '../api/openapi-postprocess.ts';
 import { type AppRouter, appRouter } from '../api/root.ts';
 import { reshapeRestErrorBody } from './error-responses.ts';
 
@@ -43,10 +44,31 @@ export async function registerRest(app: FastifyInstance, services: AppServices, 
       };
     },
   };
+  const allowedMethods = restMethodsByPath();
+  const clientUrls = new WeakMap<FastifyRequest, string>();
   await app.register(async (scope) => {
-    scope.addHook('onSend', async (request, reply, payload) =>
-      reply.statusCode >= 400 && typeof payload === 'string' ? reshapeRestErrorBody(request, payload) : payload,
-    );
+    scope.addHook('onRequest', async (request) => {
+      clientUrls.set(request, request.url);
+    });
+    scope.addHook('onSend', async (request, reply, payload) => {
+      if (reply.statusCode < 400 || typeof payload !== 'string') return payload;
+      const reshaped = reshapeRestErrorBody(
+        { method: request.method, url: clientUrls.get(request) ?? request.url, allowedMethods },
+        payload,
+      );
+      if (reshaped.status) reply.code(reshaped.status);
+      if (reshaped.headers) reply.headers(reshaped.headers);
+      return reshaped.body;
+    });
     await scope.register(fastifyTRPCOpenApiPlugin, options);
   });
+}
+
+/** For a full request path under /api/v2, the methods some procedure serves there (for 405 and `Allow`). */
+function restMethodsByPath(): (path: string) => string[] {
+  const routes = collectOperations(appRouter).map((operation) => ({
+    method: operation.method.toUpperCase(),
+    pattern: new RegExp(`^${REST_BASE_PATH}${operation.path.replace(/\{[^/}]+\}/g, '[^/]+')}/?$`, 'i'),
+  }));
+  return (path) => [...new Set(routes.filter((route) => route.pattern.test(path)).map((route) => route.method))];
 }

@@ -49,24 +49,52 @@ export function registerErrorResponses(app: FastifyInstance): void {
   );
 }
 
+export interface RestErrorRequest {
+  method: string;
+  /** The URL as the client sent it (the adapter rewrites the request's own URL). */
+  url: string;
+  /** The methods the API serves on a path, empty when it serves none. */
+  allowedMethods(path: string): string[];
+}
+
+export interface ReshapedError {
+  body: string;
+  status?: number;
+  headers?: Record<string, string>;
+}
+
 /**
  * trpc-to-openapi writes its own error body (`code`, `issues`, a rewritten message); the spec's body is
  * exactly `{title, message, details}`, and `details` only on 400. The error formatter already put the
- * right values in; this keeps just those keys.
+ * right values in; this keeps just those keys, gives the adapter's own errors (unknown route, content type)
+ * our wording, and turns "no such route" into 405 with `Allow` when the path exists with other methods.
  */
-export function reshapeRestErrorBody(request: FastifyRequest, payload: string): string {
+export function reshapeRestErrorBody(request: RestErrorRequest, payload: string): ReshapedError {
   let parsed: Record<string, unknown>;
   try {
     parsed = JSON.parse(payload) as Record<string, unknown>;
   } catch {
-    return payload;
+    return { body: payload };
   }
-  if (typeof parsed.title !== 'string') return payload;
-  const unknownRoute = parsed.code === 'NOT_FOUND' && parsed.message === 'Not found';
+  if (typeof parsed.title !== 'string') return { body: payload };
+  const path = request.url.split('?')[0] ?? '';
+  if (parsed.code === 'NOT_FOUND' && parsed.message === 'Not found') {
+    const allowed = request.allowedMethods(path);
+    if (allowed.length > 0) {
+      const kind = ERROR_KINDS.method_not_allowed;
+      const body: ErrorBody = {
+        title: kind.title,
+        message: `${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}.`,
+      };
+      return { body: JSON.stringify(body), status: kind.status, headers: { Allow: allowed.join(', ') } };
+    }
+    return { body: JSON.stringify({ title: parsed.title, message: `No route ${request.method} ${path}.` }) };
+  }
+  if (parsed.code === 'UNSUPPORTED_MEDIA_TYPE') {
+    return { body: JSON.stringify({ title: parsed.title, message: FASTIFY_MESSAGES.unsupported_media_type }) };
+  }
   const details = Array.isArray(parsed.details) ? (parsed.details as ErrorDetail[]) : undefined;
-  let message = String(parsed.message);
-  if (unknownRoute) message = `No route ${request.method} ${request.originalUrl.split('?')[0]}.`;
-  else if (parsed.issues && details) message = summarizeIssues(details);
+  const message = parsed.issues && details ? summarizeIssues(details) : String(parsed.message);
   const body: ErrorBody = { title: parsed.title, message, ...(details ? { details } : {}) };
-  return JSON.stringify(body);
+  return { body: JSON.stringify(body) };
 }

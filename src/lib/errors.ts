@@ -6,6 +6,7 @@ export type ErrorCode =
   | 'unauthenticated'
   | 'forbidden'
   | 'not_found'
+  | 'method_not_allowed'
   | 'conflict'
   | 'unprocessable'
   | 'payload_too_large'
@@ -31,6 +32,7 @@ export const ERROR_KINDS: Record<ErrorCode, ErrorKind> = {
   unauthenticated: { status: 401, title: 'Unauthorized', trpcCode: 'UNAUTHORIZED' },
   forbidden: { status: 403, title: 'Forbidden', trpcCode: 'FORBIDDEN' },
   not_found: { status: 404, title: 'Not Found', trpcCode: 'NOT_FOUND' },
+  method_not_allowed: { status: 405, title: 'Method Not Allowed', trpcCode: 'METHOD_NOT_SUPPORTED' },
   conflict: { status: 409, title: 'Conflict', trpcCode: 'CONFLICT' },
   unprocessable: { status: 422, title: 'Unprocessable Content', trpcCode: 'UNPROCESSABLE_CONTENT' },
   payload_too_large: { status: 413, title: 'Payload Too Large', trpcCode: 'PAYLOAD_TOO_LARGE' },
