@@ -1,9 +1,16 @@
 import { scheduleRouter } from '../modules/availability/schedule.router.ts';
 import { usersRouter } from '../modules/users/users.router.ts';
-import { router } from './trpc.ts';
+import { availabilityRouter } from '../modules/availability/availability.router.ts';
+import { bookingCreationRouter } from '../modules/bookings/booking-creation.router.ts';
+import { bookingsRouter } from '../modules/bookings/bookings.router.ts';
+import { publicBookingRouter } from '../modules/public-booking/public-booking.router.ts';
+import { mergeRouters, router } from './trpc.ts';
 
 /** Every procedure of the service; the same object serves /trpc and /api/v2. */
 export const appRouter = router({
+  availability: availabilityRouter,
+  bookings: mergeRouters(bookingsRouter, bookingCreationRouter),
+  publicBooking: publicBookingRouter,
   users: usersRouter,
   schedule: scheduleRouter,
 });

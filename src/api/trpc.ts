@@ -44,6 +44,7 @@ const t = initTRPC
   });
 
 export const router = t.router;
+export const mergeRouters = t.mergeRouters;
 export const middleware = t.middleware;
 export const procedure = t.procedure;
 export const createCallerFactory = t.createCallerFactory;

@@ -1,0 +1,28 @@
+import { scopedProcedure } from '../../api/procedures.ts';
+import { router } from '../../api/trpc.ts';
+import { AvailabilityInputSchema, AvailabilityOutputSchema, MAX_WINDOW_DAYS } from './availability.schemas.ts';
+import { getAvailability } from './availability.service.ts';
+
+export const availabilityRouter = router({
+  get: scopedProcedure('read:availability')
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/availability',
+        operationId: 'getAvailability',
+        tags: ['Availability'],
+        summary: 'Compute bookable slots for an event type',
+        description:
+          `Slots of one of the caller's event types in a window of at most ${MAX_WINDOW_DAYS} days, ordered by start. ` +
+          "They follow the hosts' weekly hours and date overrides in each host's own time zone (correct across " +
+          'daylight-saving changes), start at the start of each availability interval and every slot interval ' +
+          '(default: the duration) after it, end inside the interval, start no earlier than now plus the minimum ' +
+          "notice, and keep the event type's buffers clear of existing bookings and their buffers. Slots start at or " +
+          'after `from` and end at or before `to`. Every slot returned here is accepted by POST /bookings until ' +
+          'someone else books it. An inactive event type has no slots.',
+      },
+    })
+    .input(AvailabilityInputSchema)
+    .output(AvailabilityOutputSchema)
+    .query(({ ctx, input }) => getAvailability(ctx.em, ctx.principal.userId, input, ctx.clock.now())),
+});

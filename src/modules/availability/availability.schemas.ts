@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { dateTimeQueryParam } from '../../lib/query-params.ts';
+import { TimeZoneSchema } from '../../lib/time.ts';
+
+/** The longest window /availability computes at once (spec: Limits). */
+export const MAX_WINDOW_DAYS = 31;
+
+export const SlotSchema = z
+  .object({
+    start: z.iso.datetime({ offset: true }).describe('Start of the slot; pass it unchanged as `start` to POST /bookings.'),
+    end: z.iso.datetime({ offset: true }),
+  })
+  .meta({
+    id: 'Slot',
+    description: 'A bookable time. Written in the `tz` asked for (UTC, `Z`, when none was given); the instant is the same either way.',
+  });
+
+export type Slot = z.infer<typeof SlotSchema>;
+
+export const AvailabilityInputSchema = z
+  .object({
+    eventTypeId: z.string().min(1).max(64).describe('The event type to compute slots for.'),
+    from: dateTimeQueryParam('Start of the window: slots start at or after this instant.'),
+    to: dateTimeQueryParam(`End of the window, after \`from\` and at most ${MAX_WINDOW_DAYS} days later: slots end at or before it.`),
+    tz: TimeZoneSchema.optional().describe(
+      'IANA time zone the returned date-times are written in (their offset); default UTC. It does not change which slots exist: those follow the owner’s schedule in the owner’s time zone.',
+    ),
+    duration: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(1440)
+      .optional()
+      .describe('Minutes; one of the event type’s `durationsMin` (default: the first one).'),
+  })
+  .superRefine((input, issues) => {
+    const from = Date.parse(input.from);
+    const to = Date.parse(input.to);
+    if (Number.isNaN(from) || Number.isNaN(to)) return;
+    if (to <= from) {
+      issues.addIssue({ code: 'custom', path: ['to'], message: 'must be after from' });
+    } else if (to - from > MAX_WINDOW_DAYS * 86_400_000) {
+      issues.addIssue({ code: 'custom', path: ['to'], message: `must be at most ${MAX_WINDOW_DAYS} days after from` });
+    }
+  });
+
+export type AvailabilityInput = z.infer<typeof AvailabilityInputSchema>;
+
+export const AvailabilityOutputSchema = z.object({
+  data: z.array(SlotSchema).describe('Bookable slots ordered by start.'),
+});
+
+export type AvailabilityOutput = z.infer<typeof AvailabilityOutputSchema>;

@@ -1,0 +1,51 @@
+import { scopedProcedure } from '../../api/procedures.ts';
+import { router } from '../../api/trpc.ts';
+import { strictJsonBody } from '../../lib/json-body.ts';
+import type { Principal } from '../auth/principal.ts';
+import { createBooking } from './booking-creation.service.ts';
+import { BookingSchema, CreateBookingInputSchema } from './bookings.schemas.ts';
+import { readIdempotencyKey, REPLAYED_HEADER } from './idempotency.ts';
+
+/** An API caller's Idempotency-Key space: the credential it authenticated with. */
+export function credentialPrincipal(principal: Principal): string {
+  return `${principal.credential.kind}:${principal.credential.id}`;
+}
+
+export const bookingCreationRouter = router({
+  create: scopedProcedure('write:bookings')
+    .meta({
+      successStatus: 201,
+      idempotent: true,
+      errorStatuses: [409, 422],
+      openapi: {
+        method: 'POST',
+        path: '/bookings',
+        operationId: 'createBooking',
+        tags: ['Bookings'],
+        summary: 'Book a slot on one of the user’s event types',
+        description:
+          'Creates an active booking at `start` for `durationMin` minutes. The slot must be one GET /availability ' +
+          'offers for that duration: otherwise 409 (outside the hours, off the grid, in the past or within the ' +
+          'minimum notice, already taken, or a duration the event type does not offer); an inactive event type is ' +
+          'also 409. Double bookings are impossible: the database refuses overlapping busy time of one host, and a ' +
+          'request that loses a race gets 409. Group event types take several invitees per slot up to their seats; ' +
+          'round-robin ones assign the least recently booked free host; collective ones need every host free. ' +
+          'With an `Idempotency-Key`, a retry (same key, same body) returns the first response again with ' +
+          '`Idempotent-Replayed: true` instead of a 409; the same key with another body is 422. ' +
+          "An unbooked lead of this event type with the invitee's e-mail (any letter case) becomes booked.",
+      },
+    })
+    .input(strictJsonBody(CreateBookingInputSchema))
+    .output(BookingSchema)
+    .mutation(async ({ ctx, input }) => {
+      const key = readIdempotencyKey(ctx.request.headers);
+      const result = await createBooking(ctx.em, input, {
+        caller: { kind: 'owner', userId: ctx.principal.userId },
+        now: ctx.clock.now(),
+        idempotency: key === undefined ? undefined : { principal: credentialPrincipal(ctx.principal), key },
+      });
+      ctx.response.status = result.status;
+      if (result.replayed) ctx.response.headers[REPLAYED_HEADER] = 'true';
+      return result.booking;
+    }),
+});

@@ -1,0 +1,317 @@
+/**
+ * Booking creation: the one path POST /bookings and the public booking page share.
+ *
+ * Everything happens in ONE transaction:
+ *   1. claim the Idempotency-Key (if any) — a replay returns the stored response and stops here;
+ *   2. read the event type (404 unknown / not the caller's), refuse an inactive one or a duration it does
+ *      not offer (409);
+ *   3. re-run the slot engine for exactly this slot, on the same data /availability reads, so a slot is
+ *      bookable if and only if it would be offered (409 off-grid, outside the hours, too soon, taken);
+ *   4. write the host's busy block(s) — the exclusion constraint busy_block_no_overlap is the last word:
+ *      any overlap that slipped past step 3 in a race fails with 23P01 and becomes a 409, never a 500;
+ *   5. write the booking and its block links, convert a matching unbooked lead, refresh the contact,
+ *      store the idempotent response.
+ *
+ * Per kind:
+ *   - one_on_one: one new block for the owner;
+ *   - group: join the owner's active block of this very slot (locked FOR UPDATE) while seats_taken is below
+ *     the event type's seats_per_slot; otherwise insert a new block; when the insert loses a race against
+ *     another first booking of the same slot, re-read and join that block instead;
+ *   - round_robin: the free hosts, least recently booked first (the latest created_at of their active
+ *     bookings of this event type; never booked first; ties by host id), each tried under a SAVEPOINT;
+ *   - collective: one block per host, in host-id order, all or nothing.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { DomainError, notFound } from '../../lib/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import {
+  findSlotEventType,
+  hostMode,
+  loadHostAvailability,
+  loadHosts,
+  type SlotEventType,
+  slotRules,
+} from '../availability/availability.service.ts';
+import { computeHostSlots, type HostAvailability } from '../availability/slots.ts';
+import { refreshContacts } from '../contacts/contacts.projection.ts';
+import { BOOKING_ROW_COLUMNS, type Booking, type BookingRow, type CreateBookingInput, toBookingDto } from './bookings.schemas.ts';
+import { claimIdempotencyKey, type IdempotencyScope, requestHash, storeIdempotentResponse } from './idempotency.ts';
+
+const MINUTE = 60_000;
+
+/** Who is booking: the owner through the API (their own event types only) or an invitee on the public page. */
+export type BookingCaller = { kind: 'owner'; userId: string } | { kind: 'public' };
+
+export interface CreateBookingOptions {
+  caller: BookingCaller;
+  now: Date;
+  idempotency?: IdempotencyScope;
+}
+
+export interface CreateBookingResult {
+  status: number;
+  booking: Booking;
+  /** True when this is the stored response of an earlier request with the same Idempotency-Key. */
+  replayed: boolean;
+}
+
+/** The location kind stored when the invitee typed where to meet (the event type has no location settings). */
+export const INVITEE_LOCATION_KIND = 'invitee_input';
+
+export async function createBooking(
+  em: EntityManager,
+  input: CreateBookingInput,
+  options: CreateBookingOptions,
+): Promise<CreateBookingResult> {
+  const hash = options.idempotency ? requestHash(input) : '';
+  try {
+    return await em.transactional(async (tx) => {
+      if (options.idempotency) {
+        const stored = await claimIdempotencyKey(tx, options.idempotency, hash);
+        if (stored) return { status: stored.status, booking: stored.body as Booking, replayed: true };
+      }
+      const booking = await bookSlot(tx, input, options);
+      if (options.idempotency) await storeIdempotentResponse(tx, options.idempotency, { status: 201, body: booking });
+      return { status: 201, booking, replayed: false };
+    });
+  } catch (error) {
+    if (isExclusionViolation(error)) throw slotTaken();
+    throw error;
+  }
+}
+
+async function bookSlot(tx: EntityManager, input: CreateBookingInput, options: CreateBookingOptions): Promise<Booking> {
+  const eventType = await findSlotEventType(tx, input.eventTypeId, options.caller.kind === 'owner' ? options.caller.userId : undefined);
+  if (!eventType) throw notFound('Event type');
+  if (!eventType.active) {
+    throw new DomainError('conflict', 'This event type is inactive and does not accept bookings.');
+  }
+  if (!eventType.durationsMin.includes(input.durationMin)) {
+    throw new DomainError(
+      'conflict',
+      `This event type does not offer ${input.durationMin}-minute bookings; its durations are ${eventType.durationsMin.join(', ')} minutes.`,
+    );
+  }
+  const start = Date.parse(input.start);
+  const end = start + input.durationMin * MINUTE;
+
+  const hosts = await loadHosts(tx, eventType);
+  const availability = await loadHostAvailability(tx, eventType, hosts, start, end);
+  const rules = slotRules(eventType, input.durationMin, options.now, start, end);
+  const offered = computeHostSlots(rules, availability, hostMode(eventType.kind)).find(
+    (slot) => slot.start === start && slot.end === end,
+  );
+  if (!offered) throw explainUnavailable(eventType, availability, rules, start);
+
+  const busyStart = new Date(start - eventType.bufferBeforeMin * MINUTE);
+  const busyEnd = new Date(end + eventType.bufferAfterMin * MINUTE);
+  const slot: BlockSlot = { eventTypeId: eventType.id, start: new Date(start), end: new Date(end), busyStart, busyEnd, createdAt: options.now };
+
+  let hostId: string;
+  let blockIds: string[];
+  switch (eventType.kind) {
+    case 'one_on_one': {
+      hostId = offered.hostIds[0]!;
+      blockIds = [await insertBlock(tx, hostId, slot)];
+      break;
+    }
+    case 'group': {
+      hostId = offered.hostIds[0]!;
+      blockIds = [await joinOrInsertGroupBlock(tx, hostId, slot, eventType.seatsPerSlot)];
+      break;
+    }
+    case 'round_robin': {
+      const ordered = await leastRecentlyBookedFirst(tx, eventType.id, offered.hostIds);
+      const assigned = await insertBlockForFirstFreeHost(tx, ordered, slot);
+      if (!assigned) throw slotTaken();
+      hostId = assigned.hostId;
+      blockIds = [assigned.blockId];
+      break;
+    }
+    case 'collective': {
+      // Every host or none: a conflict on any block aborts the transaction (23P01 -> 409).
+      blockIds = [];
+      for (const id of [...offered.hostIds].sort()) blockIds.push(await insertBlock(tx, id, slot));
+      hostId = offered.hostIds.includes(eventType.ownerId) ? eventType.ownerId : [...offered.hostIds].sort()[0]!;
+      break;
+    }
+  }
+
+  const bookingId = newId();
+  const now = options.now;
+  await tx.execute(
+    `insert into booking (id, owner_id, host_id, event_type_id, start_at, end_at, duration_min, status,
+                          invitee_name, invitee_email, invitee_timezone, invitee_phone, invitee_sms_opt_in,
+                          guests, answers, notes, location_kind, location_value, created_at, updated_at)
+     values (?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?,
+             array(select jsonb_array_elements_text(?::jsonb)), ?::jsonb, ?, ?, ?, ?, ?)`,
+    [
+      bookingId,
+      eventType.ownerId,
+      hostId,
+      eventType.id,
+      slot.start,
+      slot.end,
+      input.durationMin,
+      input.invitee.name,
+      input.invitee.email,
+      input.invitee.timezone,
+      input.invitee.textReminderNumber ?? null,
+      input.invitee.smsOptIn ?? false,
+      JSON.stringify(input.guests ?? []),
+      JSON.stringify(input.answers ?? []),
+      input.notes ?? null,
+      input.locationInput ? INVITEE_LOCATION_KIND : null,
+      input.locationInput ?? null,
+      now,
+      now,
+    ],
+    'run',
+  );
+  for (const blockId of blockIds) {
+    await tx.execute('insert into booking_busy_block (booking_id, busy_block_id) values (?, ?)', [bookingId, blockId], 'run');
+  }
+  await convertLeads(tx, eventType.id, input.invitee.email, bookingId, now);
+  await refreshContacts(tx, eventType.ownerId, [input.invitee.email]);
+
+  const [row] = await tx.execute<BookingRow[]>(
+    `select ${BOOKING_ROW_COLUMNS} from booking b join event_type et on et.id = b.event_type_id where b.id = ?`,
+    [bookingId],
+  );
+  return toBookingDto(row!);
+}
+
+interface BlockSlot {
+  eventTypeId: string;
+  start: Date;
+  end: Date;
+  busyStart: Date;
+  busyEnd: Date;
+  createdAt: Date;
+}
+
+async function insertBlock(tx: EntityManager, hostId: string, slot: BlockSlot): Promise<string> {
+  const id = newId();
+  await tx.execute(
+    `insert into busy_block (id, host_id, event_type_id, start_at, end_at, busy, seats_taken, active, created_at)
+     values (?, ?, ?, ?, ?, tstzrange(?, ?, '[)'), 1, true, ?)`,
+    [id, hostId, slot.eventTypeId, slot.start, slot.end, slot.busyStart, slot.busyEnd, slot.createdAt],
+    'run',
+  );
+  return id;
+}
+
+/** Runs `work` under a savepoint; a failure rolls back to it and leaves the transaction usable. */
+async function withSavepoint<T>(tx: EntityManager, work: () => Promise<T>): Promise<T> {
+  await tx.execute('savepoint booking_attempt', [], 'run');
+  try {
+    const result = await work();
+    await tx.execute('release savepoint booking_attempt', [], 'run');
+    return result;
+  } catch (error) {
+    await tx.execute('rollback to savepoint booking_attempt', [], 'run');
+    throw error;
+  }
+}
+
+async function joinOrInsertGroupBlock(tx: EntityManager, hostId: string, slot: BlockSlot, seatsPerSlot: number): Promise<string> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const [block] = await tx.execute<{ id: string; seats_taken: number }[]>(
+      `select id, seats_taken from busy_block
+        where host_id = ? and event_type_id = ? and start_at = ? and end_at = ? and active
+        for update`,
+      [hostId, slot.eventTypeId, slot.start, slot.end],
+    );
+    if (block) {
+      if (block.seats_taken >= seatsPerSlot) throw new DomainError('conflict', 'That slot is full: every seat is taken.');
+      await tx.execute('update busy_block set seats_taken = seats_taken + 1 where id = ?', [block.id], 'run');
+      return block.id;
+    }
+    try {
+      return await withSavepoint(tx, () => insertBlock(tx, hostId, slot));
+    } catch (error) {
+      // Another first booking of this slot committed meanwhile: read again and join its block.
+      if (!isExclusionViolation(error)) throw error;
+    }
+  }
+  throw slotTaken();
+}
+
+/** Free hosts ordered for fairness: never booked first, then by their latest active booking of this event type. */
+async function leastRecentlyBookedFirst(tx: EntityManager, eventTypeId: string, hostIds: readonly string[]): Promise<string[]> {
+  const rows = await tx.execute<{ host_id: string; last_booked: number }[]>(
+    `select host_id, (extract(epoch from max(created_at)) * 1000)::float8 as last_booked
+       from booking
+      where event_type_id = ? and status = 'active' and host_id in (?)
+      group by host_id`,
+    [eventTypeId, [...hostIds]],
+  );
+  const last = new Map(rows.map((row) => [row.host_id, row.last_booked]));
+  return [...hostIds].sort((a, b) => (last.get(a) ?? -Infinity) - (last.get(b) ?? -Infinity) || (a < b ? -1 : a > b ? 1 : 0));
+}
+
+async function insertBlockForFirstFreeHost(
+  tx: EntityManager,
+  hostIds: readonly string[],
+  slot: BlockSlot,
+): Promise<{ hostId: string; blockId: string } | undefined> {
+  for (const hostId of hostIds) {
+    try {
+      return { hostId, blockId: await withSavepoint(tx, () => insertBlock(tx, hostId, slot)) };
+    } catch (error) {
+      if (!isExclusionViolation(error)) throw error;
+    }
+  }
+  return undefined;
+}
+
+/** The invitee's unbooked leads on this event type (e-mail compared case-insensitively) become booked. */
+async function convertLeads(tx: EntityManager, eventTypeId: string, email: string, bookingId: string, now: Date): Promise<void> {
+  await tx.execute(
+    `update lead set booking_id = ?, completed_at = ?, updated_at = ?
+      where event_type_id = ? and lower(email) = lower(?) and booking_id is null`,
+    [bookingId, now, now, eventTypeId, email],
+    'run',
+  );
+}
+
+function slotTaken(): DomainError {
+  return new DomainError('conflict', 'That slot was just taken. Pick another slot from /availability.');
+}
+
+/** Why the engine would not offer this slot, in the caller's terms (all 409). */
+function explainUnavailable(
+  eventType: SlotEventType,
+  availability: readonly HostAvailability[],
+  rules: ReturnType<typeof slotRules>,
+  start: number,
+): DomainError {
+  if (start < rules.now + rules.minNoticeMin * MINUTE) {
+    return new DomainError(
+      'conflict',
+      eventType.minNoticeMin > 0
+        ? `That time is in the past or less than ${eventType.minNoticeMin} minutes from now (the event type's minimum notice).`
+        : 'That time is in the past.',
+    );
+  }
+  const unbooked = availability.map((host) => ({ ...host, busy: [], openSeats: [] }));
+  const onGrid = computeHostSlots(rules, unbooked, hostMode(eventType.kind)).some((slot) => slot.start === start);
+  if (!onGrid) {
+    return new DomainError(
+      'conflict',
+      `That time is not a start time this event type offers: outside the available hours or off its ${rules.stepMin}-minute grid. Pick a slot from /availability.`,
+    );
+  }
+  return eventType.kind === 'group'
+    ? new DomainError('conflict', 'That slot is full or overlaps another booking. Pick another slot from /availability.')
+    : slotTaken();
+}
+
+/** PostgreSQL exclusion_violation (23P01), wherever the driver or the ORM put it in the cause chain. */
+export function isExclusionViolation(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    if (typeof current === 'object' && (current as { code?: unknown }).code === '23P01') return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}

@@ -1,0 +1,117 @@
+/**
+ * Idempotency-Key for POST requests: (principal, key) -> the stored response of the first request.
+ *
+ * - The key row is claimed with INSERT … ON CONFLICT DO NOTHING as the FIRST statement of the operation's
+ *   transaction. A concurrent request with the same key waits on the primary key until the first commits
+ *   (then it finds the stored response and replays it) or rolls back (then it goes ahead itself): two
+ *   requests with one key can never both perform the operation.
+ * - The response is stored in the same transaction as the operation's own writes, so a stored response
+ *   always describes committed work. Failures (4xx) roll everything back and are not stored: a retry runs
+ *   again, which is safe because the failed attempt changed nothing.
+ * - Same key, same body: the stored status and body, with `Idempotent-Replayed: true` (even long after).
+ *   Same key, different body: 422, the key is taken by another request.
+ * - The body is compared by the SHA-256 of its canonical JSON (keys sorted), after validation.
+ */
+import { createHash } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { DomainError, invalidField } from '../../lib/errors.ts';
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+const MAX_KEY_LENGTH = 255;
+
+export interface IdempotencyScope {
+  /** Whose key space: `pat:<id>` / `oauth:<id>` / `session:<id>` for a credential, `ip:<addr>` for the public flow. */
+  principal: string;
+  key: string;
+}
+
+export interface StoredResponse {
+  status: number;
+  body: unknown;
+}
+
+/** The Idempotency-Key header, if sent: 1–255 visible ASCII characters (400 otherwise). */
+export function readIdempotencyKey(headers: Record<string, string | string[] | undefined>): string | undefined {
+  const raw = headers[IDEMPOTENCY_HEADER];
+  if (raw === undefined) return undefined;
+  const value = Array.isArray(raw) ? raw : [raw];
+  if (value.length !== 1) throw invalidField(['Idempotency-Key'], 'send the header once');
+  const key = value[0]!.trim();
+  if (key.length === 0 || key.length > MAX_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(key)) {
+    throw invalidField(['Idempotency-Key'], `must be 1 to ${MAX_KEY_LENGTH} visible ASCII characters, e.g. a UUID`);
+  }
+  return key;
+}
+
+/** JSON with object keys sorted at every level, so equal bodies hash equally whatever their key order. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.keys(value as Record<string, unknown>)
+        .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
+        .sort()
+        .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
+    );
+  }
+  return value;
+}
+
+export function requestHash(body: unknown): string {
+  return createHash('sha256').update(canonicalJson(body)).digest('hex');
+}
+
+/**
+ * Claims the key inside the caller's transaction. Returns the stored response to replay when the key was
+ * already used with the same body; undefined when this request owns the key and must perform the work
+ * (then call `storeIdempotentResponse` in the same transaction). 422 when the key was used with another body.
+ */
+export async function claimIdempotencyKey(
+  tx: EntityManager,
+  scope: IdempotencyScope,
+  hash: string,
+): Promise<StoredResponse | undefined> {
+  const claimed = await tx.execute<{ affectedRows: number }>(
+    `insert into idempotency_key (principal, key, request_hash, response_status, response_body)
+     values (?, ?, ?, 0, 'null'::jsonb)
+     on conflict (principal, key) do nothing`,
+    [scope.principal, scope.key, hash],
+    'run',
+  );
+  if (claimed.affectedRows === 1) return undefined;
+  const [stored] = await tx.execute<{ request_hash: string; response_status: number; response_body: unknown }[]>(
+    'select request_hash, response_status, response_body from idempotency_key where principal = ? and key = ?',
+    [scope.principal, scope.key],
+  );
+  if (!stored) {
+    // Deleted between our insert and this read (a cleanup job): ask the client to retry.
+    throw new DomainError('conflict', 'A request with this Idempotency-Key is being processed; retry shortly.');
+  }
+  if (stored.request_hash !== hash) {
+    throw new DomainError(
+      'unprocessable',
+      'This Idempotency-Key was already used with a different request body; use a new key for a new request.',
+    );
+  }
+  if (stored.response_status === 0) {
+    throw new DomainError('conflict', 'A request with this Idempotency-Key is being processed; retry shortly.');
+  }
+  return { status: stored.response_status, body: stored.response_body };
+}
+
+export async function storeIdempotentResponse(
+  tx: EntityManager,
+  scope: IdempotencyScope,
+  response: StoredResponse,
+): Promise<void> {
+  await tx.execute(
+    'update idempotency_key set response_status = ?, response_body = ?::jsonb where principal = ? and key = ?',
+    [response.status, JSON.stringify(response.body), scope.principal, scope.key],
+    'run',
+  );
+}

@@ -1,0 +1,49 @@
+import { publicRateLimitedProcedure } from '../../api/procedures.ts';
+import { router } from '../../api/trpc.ts';
+import { strictJsonBody } from '../../lib/json-body.ts';
+import { AvailabilityInputSchema, AvailabilityOutputSchema } from '../availability/availability.schemas.ts';
+import { BookingSchema, CreateBookingInputSchema } from '../bookings/bookings.schemas.ts';
+import { readIdempotencyKey, REPLAYED_HEADER } from '../bookings/idempotency.ts';
+import {
+  CaptureLeadInputSchema,
+  CaptureLeadOutputSchema,
+  PublicEventTypeInputSchema,
+  PublicEventTypeSchema,
+} from './public-booking.schemas.ts';
+import { bookPublicly, capturePublicLead, getPublicAvailability, getPublicEventType } from './public-booking.service.ts';
+
+/**
+ * The first-party booking page's procedures: unauthenticated, rate-limited per client address, served on
+ * /trpc only (no `openapi` meta: they are not part of the token-protected /api/v2 contract).
+ */
+export const publicBookingRouter = router({
+  eventType: publicRateLimitedProcedure
+    .input(PublicEventTypeInputSchema)
+    .output(PublicEventTypeSchema)
+    .query(({ ctx, input }) => getPublicEventType(ctx.em, input, ctx.env.SITE_URL)),
+
+  availability: publicRateLimitedProcedure
+    .input(AvailabilityInputSchema)
+    .output(AvailabilityOutputSchema)
+    .query(({ ctx, input }) => getPublicAvailability(ctx.em, input, ctx.clock.now())),
+
+  book: publicRateLimitedProcedure
+    .meta({ idempotent: true })
+    .input(strictJsonBody(CreateBookingInputSchema))
+    .output(BookingSchema)
+    .mutation(async ({ ctx, input }) => {
+      const result = await bookPublicly(ctx.em, input, {
+        now: ctx.clock.now(),
+        clientAddress: ctx.request.ip,
+        idempotencyKey: readIdempotencyKey(ctx.request.headers),
+      });
+      ctx.response.status = result.status;
+      if (result.replayed) ctx.response.headers[REPLAYED_HEADER] = 'true';
+      return result.booking;
+    }),
+
+  captureLead: publicRateLimitedProcedure
+    .input(strictJsonBody(CaptureLeadInputSchema))
+    .output(CaptureLeadOutputSchema)
+    .mutation(({ ctx, input }) => capturePublicLead(ctx.em, input, ctx.clock.now())),
+});

@@ -1,0 +1,99 @@
+/**
+ * The public, unauthenticated booking flow behind the booking page (/book/:user/:eventType).
+ *
+ * Visibility: only active event types are public; an inactive or unknown one is 404. A secret event type
+ * is found by slug only together with its private link key (404 otherwise, exactly like a missing one).
+ * The event type's id is random and only revealed through that read, so availability, booking and lead
+ * capture take the id alone: knowing the id is the capability, as for the private link itself.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { notFound } from '../../lib/errors.ts';
+import type { AvailabilityInput, AvailabilityOutput } from '../availability/availability.schemas.ts';
+import {
+  findSlotEventType,
+  getAvailabilityFor,
+  SLOT_EVENT_TYPE_COLUMNS,
+  type SlotEventType,
+  toSlotEventType,
+} from '../availability/availability.service.ts';
+import { createBooking, type CreateBookingResult } from '../bookings/booking-creation.service.ts';
+import type { CreateBookingInput } from '../bookings/bookings.schemas.ts';
+import { eventTypeUrl } from '../event-types/event-types.schemas.ts';
+import { captureLead } from '../leads/lead-capture.service.ts';
+import type { CaptureLeadInput, PublicEventType, PublicEventTypeInput } from './public-booking.schemas.ts';
+
+function sameSecret(given: string, expected: string): boolean {
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+export async function getPublicEventType(
+  em: EntityManager,
+  input: PublicEventTypeInput,
+  siteUrl: string,
+): Promise<PublicEventType> {
+  const [row] = await em.execute<
+    (Parameters<typeof toSlotEventType>[0] & { color: string; owner_name: string | null; owner_slug: string; owner_timezone: string })[]
+  >(
+    `select ${SLOT_EVENT_TYPE_COLUMNS}, et.color, u.name as owner_name, u.slug as owner_slug, u.timezone as owner_timezone
+       from event_type et join app_user u on u.id = et.owner_id
+      where u.slug = ? and et.slug = ? and et.active`,
+    [input.userSlug, input.eventTypeSlug],
+  );
+  if (!row) throw notFound('Event type');
+  const eventType = toSlotEventType(row);
+  if (eventType.secret && !(input.key && eventType.privateLinkToken && sameSecret(input.key, eventType.privateLinkToken))) {
+    throw notFound('Event type');
+  }
+  return {
+    id: eventType.id,
+    name: eventType.name,
+    slug: eventType.slug,
+    url: eventTypeUrl(siteUrl, row.owner_slug, eventType),
+    kind: eventType.kind,
+    durationsMin: eventType.durationsMin,
+    color: row.color,
+    minNoticeMin: eventType.minNoticeMin,
+    seatsPerSlot: eventType.seatsPerSlot,
+    owner: { name: row.owner_name, slug: row.owner_slug, timezone: row.owner_timezone },
+  };
+}
+
+/** An active event type by id, else 404. */
+async function findPublicEventType(em: EntityManager, id: string): Promise<SlotEventType> {
+  const eventType = await findSlotEventType(em, id);
+  if (!eventType?.active) throw notFound('Event type');
+  return eventType;
+}
+
+export async function getPublicAvailability(
+  em: EntityManager,
+  input: AvailabilityInput,
+  now: Date,
+): Promise<AvailabilityOutput> {
+  return getAvailabilityFor(em, await findPublicEventType(em, input.eventTypeId), input, now);
+}
+
+/**
+ * The invitee books: exactly POST /bookings's rules (same body, same engine, same transaction), except
+ * that any event type may be booked, not only the caller's. An Idempotency-Key is scoped to the client address.
+ */
+export function bookPublicly(
+  em: EntityManager,
+  input: CreateBookingInput,
+  options: { now: Date; clientAddress: string; idempotencyKey?: string },
+): Promise<CreateBookingResult> {
+  return createBooking(em, input, {
+    caller: { kind: 'public' },
+    now: options.now,
+    idempotency:
+      options.idempotencyKey === undefined ? undefined : { principal: `ip:${options.clientAddress}`, key: options.idempotencyKey },
+  });
+}
+
+export async function capturePublicLead(em: EntityManager, input: CaptureLeadInput, now: Date): Promise<{ captured: true }> {
+  const eventType = await findPublicEventType(em, input.eventTypeId);
+  await captureLead(em, eventType, { name: input.name, email: input.email, timezone: input.timezone }, now);
+  return { captured: true };
+}
