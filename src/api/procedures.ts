@@ -83,3 +83,22 @@ function requireScope(scope: Scope) {
 export function scopedProcedure(scope: Scope) {
   return publicProcedure.meta({ scope }).use(authenticate).use(limitRate).use(requireScope(scope));
 }
+
+const limitPublicRate = middleware(async ({ ctx, next }) => {
+  const result = await ctx.publicRateLimiter.consume(`ip:${ctx.request.ip}`);
+  Object.assign(ctx.response.headers, rateLimitHeaders(result));
+  if (!result.allowed) {
+    ctx.response.headers['Cache-Control'] = 'no-store';
+    throw new DomainError(
+      'rate_limited',
+      `Rate limit of ${result.limit} requests per minute exceeded for this address. Retry after ${result.retryAfter} seconds.`,
+    );
+  }
+  return next();
+});
+
+/**
+ * An unauthenticated procedure (the public booking page), rate-limited per client address with the
+ * X-RateLimit-* headers; 429 with Retry-After when the address exceeds its budget.
+ */
+export const publicRateLimitedProcedure = publicProcedure.use(limitPublicRate);
