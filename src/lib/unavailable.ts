@@ -1,11 +1,19 @@
 const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH']);
-// PostgreSQL SQLSTATE classes 08 (connection exception) and 57P (operator intervention: shutdown, cannot connect now).
-const UNAVAILABLE_SQLSTATE = /^(08|57P)/;
+/**
+ * PostgreSQL SQLSTATEs that mean "the database cannot serve you right now", not "your request is wrong":
+ * class 08 (connection exception), 57P (operator intervention: shutdown, cannot connect now), class 53
+ * (insufficient resources: too many connections, disk full, out of memory) and 3D000 (the database does
+ * not exist, e.g. while it is being renamed or restored).
+ */
+const UNAVAILABLE_SQLSTATE = /^(08|57P|53)|^3D000$/;
 const UNAVAILABLE_MESSAGES = [
   'Connection terminated',
   'timeout exceeded when trying to connect',
   'Client has encountered a connection error',
   'Connection is closed',
+  // SQLSTATE 55000 is generic ("object not in prerequisite state"); only this message of it means unavailable:
+  // the database refuses connections (ALTER DATABASE … ALLOW_CONNECTIONS false, maintenance).
+  'is not currently accepting connections',
 ];
 
 /** True when an error means a backing service (PostgreSQL, Redis) cannot be reached, not that the request is wrong. */

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { isUnavailableError } from './unavailable.ts';
+
+const pgError = (code: string, message: string) => Object.assign(new Error(message), { code, severity: 'FATAL' });
+
+describe('isUnavailableError', () => {
+  it.each([
+    ['connection refused', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })],
+    ['connection reset', Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })],
+    ['pg: connection dropped', new Error('Connection terminated unexpectedly')],
+    ['pg-pool: no connection in time', new Error('timeout exceeded when trying to connect')],
+    ['admin shutdown', pgError('57P01', 'terminating connection due to administrator command')],
+    ['server starting or stopping', pgError('57P03', 'the database system is shutting down')],
+    ['too many connections', pgError('53300', 'sorry, too many clients already')],
+    ['database gone', pgError('3D000', 'database "app" does not exist')],
+    ['connections disallowed', pgError('55000', 'database "app" is not currently accepting connections')],
+    ['connection failure', pgError('08006', 'connection failure')],
+    ['wrapped by the ORM', Object.assign(new Error('query failed'), { cause: pgError('57P01', 'terminating connection') })],
+  ])('%s → unavailable', (_label, error) => {
+    expect(isUnavailableError(error)).toBe(true);
+  });
+
+  it.each([
+    ['undefined column', pgError('42703', 'column "x" does not exist')],
+    ['unique violation', pgError('23505', 'duplicate key value violates unique constraint')],
+    ['other 55000', pgError('55000', 'cannot refresh materialized view concurrently')],
+    ['exclusion violation', pgError('23P01', 'conflicting key value violates exclusion constraint')],
+    ['a plain bug', new TypeError("Cannot read properties of undefined (reading 'id')")],
+    ['not an error', 'ECONNREFUSED'],
+    ['nothing', undefined],
+  ])('%s → not unavailable', (_label, error) => {
+    expect(isUnavailableError(error)).toBe(false);
+  });
+});
