@@ -12,6 +12,7 @@ import { registerRest, registerTrpc } from './http/api-mounts.ts';
 import { registerDocs } from './http/docs.ts';
 import { registerErrorResponses } from './http/error-responses.ts';
 import { registerHealth } from './http/health.ts';
+import { oauthRoutes } from './oauth/routes.ts';
 
 export interface AppOptions {
   env: Env;
@@ -23,6 +24,8 @@ export interface AppOptions {
   apiRateLimitPerMinute?: number;
   /** Requests per minute per client address on the public, unauthenticated procedures. */
   publicRateLimitPerMinute?: number;
+  /** Dynamic client registrations per hour per client address (RFC 7591 §3.1 allows limiting them). */
+  oauthRegistrationRateLimitPerHour?: number;
   logger?: boolean;
 }
 
@@ -71,6 +74,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
       store: counterStore.store,
       onStoreError,
     }),
+    oauthRegistrationRateLimiter: createRateLimiter({
+      keyPrefix: 'oauth_register',
+      points: options.oauthRegistrationRateLimitPerHour ?? 20,
+      durationSec: 3600,
+      store: counterStore.store,
+      onStoreError,
+    }),
     log,
   };
 
@@ -81,6 +91,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await registerDocs(fastify, env.SITE_URL);
   await registerTrpc(fastify, services, orm);
   await registerRest(fastify, services, orm);
+  await fastify.register(oauthRoutes, { services, orm });
 
   return {
     fastify,

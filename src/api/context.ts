@@ -10,6 +10,8 @@ export interface AppServices {
   clock: Clock;
   apiRateLimiter: RateLimiter;
   publicRateLimiter: RateLimiter;
+  /** Dynamic client registrations per client address (POST /oauth/register). */
+  oauthRegistrationRateLimiter: RateLimiter;
   log: { warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
 }
 

@@ -65,7 +65,8 @@ function isServerRunning(databaseDir: string): boolean {
   }
 }
 
-function findFreePort(): Promise<number> {
+/** A TCP port free on 127.0.0.1 right now (tests pick one before building an app whose SITE_URL names it). */
+export function findFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);

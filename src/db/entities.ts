@@ -1,4 +1,5 @@
 import { PersonalAccessTokenEntity } from '../modules/auth/personal-access-token.entity.ts';
+import { LoginAttemptEntity, SessionEntity } from '../modules/auth/session.entity.ts';
 import { AvailabilityScheduleEntity } from '../modules/availability/availability-schedule.entity.ts';
 import { BookingBusyBlockEntity, BookingEntity, BusyBlockEntity } from '../modules/bookings/booking.entity.ts';
 import { ContactEntity } from '../modules/contacts/contact.entity.ts';
@@ -6,6 +7,10 @@ import { EventTypeEntity, EventTypeHostEntity } from '../modules/event-types/eve
 import { LeadEntity } from '../modules/leads/lead.entity.ts';
 import { UserEntity } from '../modules/users/user.entity.ts';
 import { IdempotencyKeyEntity } from '../lib/idempotency-key.entity.ts';
+import { OAuthAuthorizationCodeEntity } from '../oauth/oauth-authorization-code.entity.ts';
+import { OAuthClientEntity } from '../oauth/oauth-client.entity.ts';
+import { OAuthGrantEntity } from '../oauth/oauth-grant.entity.ts';
+import { OAuthAccessTokenEntity, OAuthRefreshTokenEntity } from '../oauth/oauth-token.entity.ts';
 
 /** Every entity the ORM knows; a domain adds its own here. */
 export const entities = [
@@ -20,4 +25,11 @@ export const entities = [
   LeadEntity,
   ContactEntity,
   IdempotencyKeyEntity,
+  SessionEntity,
+  LoginAttemptEntity,
+  OAuthClientEntity,
+  OAuthGrantEntity,
+  OAuthAuthorizationCodeEntity,
+  OAuthRefreshTokenEntity,
+  OAuthAccessTokenEntity,
 ];

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { ACCESS_TOKEN_PREFIX, oauthAccessTokenResolver } from '../../oauth/tokens.ts';
 import { AuthenticationError, type BearerResolver, parseBearerHeader } from './bearer.ts';
 import { PAT_PREFIX, resolvePersonalAccessToken } from './personal-access-tokens.ts';
 import type { Principal } from './principal.ts';
@@ -6,6 +7,7 @@ import type { Principal } from './principal.ts';
 /** Each kind of bearer token, by its prefix. OAuth access tokens register theirs here too. */
 export const bearerResolvers: Record<string, BearerResolver> = {
   [PAT_PREFIX]: resolvePersonalAccessToken,
+  [ACCESS_TOKEN_PREFIX]: oauthAccessTokenResolver('/api/v2'),
 };
 
 /** Resolves the request's bearer token to a principal on the Team plan, or throws an AuthenticationError. */

@@ -1,0 +1,183 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppServices } from '../api/context.ts';
+import { generateToken } from '../lib/secrets.ts';
+import {
+  createSession,
+  csrfTokenMatches,
+  deleteSession,
+  type ResolvedSession,
+  resolveSession,
+  SESSION_TTL_SEC,
+  sessionCookieName,
+  sessionCookieOptions,
+  signInWithPassword,
+} from '../modules/auth/sessions.ts';
+import { UserEntity } from '../modules/users/user.entity.ts';
+import { escapeHtml, hiddenInput, renderPage, sendHtml } from './html-page.ts';
+
+export const LOGIN_PATH = '/login';
+const LOGIN_CSRF_TTL_SEC = 3600;
+const MAX_FIELD_LENGTH = 1000;
+
+/**
+ * Where to go after signing in: only a path on this site (open-redirect protection). Anything that could
+ * leave the origin — `//host`, `/\host`, a scheme, control characters — falls back to the sign-in page.
+ */
+export function safeNextPath(next: string | undefined): string {
+  if (!next || next.length > 8000 || !next.startsWith('/')) return LOGIN_PATH;
+  const path = next.split('?')[0] ?? '';
+  if (path.startsWith('//') || path.includes('\\') || hasControlOrSpace(next)) return LOGIN_PATH;
+  const base = 'http://same-origin.invalid';
+  let url: URL;
+  try {
+    url = new URL(next, base);
+  } catch {
+    return LOGIN_PATH;
+  }
+  if (url.origin !== base) return LOGIN_PATH;
+  return `${url.pathname}${url.search}`;
+}
+
+function hasControlOrSpace(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code <= 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
+
+export function loginUrlFor(next: string): string {
+  return `${LOGIN_PATH}?next=${encodeURIComponent(next)}`;
+}
+
+function loginCsrfCookieName(siteUrl: string): string {
+  return siteUrl.startsWith('https:') ? '__Host-login_csrf' : 'login_csrf';
+}
+
+function field(body: Record<string, unknown>, name: string): string | undefined {
+  const value = body[name];
+  return typeof value === 'string' && value.length <= MAX_FIELD_LENGTH * 8 ? value : undefined;
+}
+
+interface LoginFormState {
+  next: string;
+  email?: string;
+  error?: string;
+}
+
+function renderLoginForm(csrf: string, state: LoginFormState): string {
+  const error = state.error ? `<p class="error" role="alert" id="login-error">${escapeHtml(state.error)}</p>` : '';
+  const describedBy = state.error ? ' aria-describedby="login-error"' : '';
+  return renderPage(
+    'Sign in',
+    `<h1>Sign in</h1>
+${error}
+<form method="post" action="${LOGIN_PATH}" id="login">
+${hiddenInput('csrf', csrf)}
+${hiddenInput('next', state.next)}
+<label for="email">E-mail address</label>
+<input type="email" id="email" name="email" autocomplete="username" required maxlength="320" value="${escapeHtml(state.email ?? '')}"${describedBy}>
+<label for="password">Password</label>
+<input type="password" id="password" name="password" autocomplete="current-password" required maxlength="${MAX_FIELD_LENGTH}"${describedBy}>
+<div class="actions"><button type="submit" class="primary">Sign in</button></div>
+</form>`,
+  );
+}
+
+function renderSignedIn(email: string, session: ResolvedSession): string {
+  return renderPage(
+    'Signed in',
+    `<h1>You are signed in</h1>
+<p>Signed in as <strong>${escapeHtml(email)}</strong>.</p>
+<form method="post" action="/logout" class="actions">
+${hiddenInput('csrf', session.csrfToken)}
+<button type="submit">Sign out</button>
+</form>`,
+  );
+}
+
+/** First-party sign-in: GET/POST /login and POST /logout (CONTRACT.md). */
+export function registerLogin(app: FastifyInstance, deps: { services: AppServices; orm: MikroORM }): void {
+  const { services, orm } = deps;
+  const siteUrl = services.env.SITE_URL;
+  const cookieName = sessionCookieName(siteUrl);
+  const csrfCookieName = loginCsrfCookieName(siteUrl);
+  const { maxAge: _maxAge, ...clearOptions } = sessionCookieOptions(siteUrl);
+
+  /** A fresh form, with a login CSRF token double-submitted as a cookie (no session exists yet to bind it to). */
+  function sendLoginForm(reply: FastifyReply, status: number, state: LoginFormState): FastifyReply {
+    const csrf = generateToken('lcsrf_');
+    reply.setCookie(csrfCookieName, csrf, sessionCookieOptions(siteUrl, LOGIN_CSRF_TTL_SEC));
+    return sendHtml(reply, status, renderLoginForm(csrf, state));
+  }
+
+  async function currentSession(request: FastifyRequest): Promise<ResolvedSession | null> {
+    return resolveSession(orm.em.fork(), request.cookies[cookieName], services.clock.now());
+  }
+
+  app.get(LOGIN_PATH, async (request, reply) => {
+    const query = request.query as Record<string, unknown>;
+    const next = safeNextPath(field(query, 'next'));
+    const session = await currentSession(request);
+    if (session) {
+      if (next !== LOGIN_PATH) return reply.header('Cache-Control', 'no-store').redirect(next, 303);
+      const user = await orm.em.fork().findOne(UserEntity, { id: session.userId });
+      return sendHtml(reply, 200, renderSignedIn(user?.email ?? '', session));
+    }
+    return sendLoginForm(reply, 200, { next });
+  });
+
+  app.post(LOGIN_PATH, async (request, reply) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const next = safeNextPath(field(body, 'next'));
+    const email = field(body, 'email')?.slice(0, 320) ?? '';
+    const password = field(body, 'password') ?? '';
+    const expectedCsrf = request.cookies[csrfCookieName];
+    if (!expectedCsrf || !csrfTokenMatches(expectedCsrf, field(body, 'csrf'))) {
+      return sendLoginForm(reply, 403, { next, email, error: 'This sign-in form has expired. Please try again.' });
+    }
+    if (!email || !password || password.length > MAX_FIELD_LENGTH) {
+      return sendLoginForm(reply, 400, { next, email, error: 'Enter your e-mail address and password.' });
+    }
+    const em = orm.em.fork();
+    const now = services.clock.now();
+    const result = await signInWithPassword(em, { email, password, ip: request.ip, now });
+    if (!result.ok && result.reason === 'throttled') {
+      const minutes = Math.ceil(result.retryAfterSec / 60);
+      reply.header('Retry-After', String(result.retryAfterSec));
+      return sendLoginForm(reply, 429, {
+        next,
+        email,
+        error: `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+      });
+    }
+    if (!result.ok) {
+      return sendLoginForm(reply, 401, { next, email, error: 'The e-mail address or password is incorrect.' });
+    }
+    // A new session on every sign-in (never reuse one that existed before: session fixation).
+    await deleteSession(em, request.cookies[cookieName]);
+    const session = await createSession(em, result.userId, now);
+    reply.setCookie(cookieName, session.cookieValue, sessionCookieOptions(siteUrl, SESSION_TTL_SEC));
+    reply.clearCookie(csrfCookieName, clearOptions);
+    return reply.header('Cache-Control', 'no-store').redirect(next, 303);
+  });
+
+  app.post('/logout', async (request, reply) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const session = await currentSession(request);
+    const next = safeNextPath(field(body, 'next'));
+    const target = next === LOGIN_PATH ? LOGIN_PATH : loginUrlFor(next);
+    if (!session) return reply.header('Cache-Control', 'no-store').redirect(target, 303);
+    if (!csrfTokenMatches(session.csrfToken, field(body, 'csrf'))) {
+      return sendHtml(
+        reply,
+        403,
+        renderPage('Sign out', '<h1>Sign out</h1><p class="error" role="alert">This sign-out form has expired. Reload the page and try again.</p>'),
+      );
+    }
+    await deleteSession(orm.em.fork(), request.cookies[cookieName]);
+    reply.clearCookie(cookieName, clearOptions);
+    return reply.header('Cache-Control', 'no-store').redirect(target, 303);
+  });
+}

@@ -1,0 +1,19 @@
+import { defineEntity, p } from '@mikro-orm/core';
+
+/** One approved authorization: user × client × scopes × resource. Owns its codes and its token family. */
+export const OAuthGrantEntity = defineEntity({
+  name: 'OAuthGrant',
+  tableName: 'oauth_grant',
+  properties: {
+    id: p.string().primary(),
+    userId: p.string(),
+    /** The client's row id (oauth_client.id), not its public client_id. */
+    clientId: p.string(),
+    scopes: p.array(),
+    /** The RFC 8707 resource the tokens are bound to; null when the client named none. */
+    resource: p.string().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    revokedAt: p.datetime().nullable(),
+    revokedReason: p.string().nullable(),
+  },
+});
