@@ -4,11 +4,17 @@ import { availabilityRouter } from '../modules/availability/availability.router.
 import { bookingCreationRouter } from '../modules/bookings/booking-creation.router.ts';
 import { bookingsRouter } from '../modules/bookings/bookings.router.ts';
 import { publicBookingRouter } from '../modules/public-booking/public-booking.router.ts';
+import { eventTypesRouter } from '../modules/event-types/event-types.router.ts';
+import { leadsRouter } from '../modules/leads/leads.router.ts';
+import { contactsRouter } from '../modules/contacts/contacts.router.ts';
 import { mergeRouters, router } from './trpc.ts';
 
 /** Every procedure of the service; the same object serves /trpc and /api/v2. */
 export const appRouter = router({
   availability: availabilityRouter,
+  eventTypes: eventTypesRouter,
+  leads: leadsRouter,
+  contacts: contactsRouter,
   bookings: mergeRouters(bookingsRouter, bookingCreationRouter),
   publicBooking: publicBookingRouter,
   users: usersRouter,

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { scopedProcedure } from '../../api/procedures.ts';
+import { router } from '../../api/trpc.ts';
+import { CursorParam, cursorPage, limitParam } from '../../lib/pagination.ts';
+import { dateTimeQueryParam } from '../../lib/query-params.ts';
+import { BookingSchema, BookingStatusSchema } from './bookings.schemas.ts';
+import { cancelBooking, listBookings } from './bookings.service.ts';
+
+export const ListBookingsInputSchema = z
+  .object({
+    status: BookingStatusSchema.optional().describe('Only bookings in this state.'),
+    from: dateTimeQueryParam('Only bookings starting at or after this instant (RFC 3339).').optional(),
+    to: dateTimeQueryParam('Only bookings starting at or before this instant (RFC 3339).').optional(),
+    cursor: CursorParam,
+    limit: limitParam(50, 100),
+  })
+  .superRefine((input, issues) => {
+    if (input.from && input.to && new Date(input.from) > new Date(input.to)) {
+      issues.addIssue({ code: 'custom', path: ['to'], message: 'must not be before from' });
+    }
+  });
+
+export const CancelBookingInputSchema = z.object({
+  id: z.string().min(1).max(100).describe('The booking to cancel.'),
+  reason: z.string().max(500).optional().describe('Why the booking is canceled; at most 500 characters.'),
+});
+
+export const bookingsRouter = router({
+  list: scopedProcedure('read:bookings')
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/bookings',
+        operationId: 'listBookings',
+        tags: ['Bookings'],
+        summary: "List the user's bookings",
+        description:
+          'Newest first: by start time, latest first (bookings starting at the same instant in a fixed order). ' +
+          'Page through with `nextCursor`; a cursor is valid only with the same filters and the same user.',
+      },
+    })
+    .input(ListBookingsInputSchema)
+    .output(cursorPage(BookingSchema))
+    .query(({ ctx, input }) =>
+      listBookings(ctx.em, ctx.principal.userId, {
+        status: input.status,
+        from: input.from === undefined ? undefined : new Date(input.from),
+        to: input.to === undefined ? undefined : new Date(input.to),
+        cursor: input.cursor,
+        limit: input.limit,
+      }),
+    ),
+
+  cancel: scopedProcedure('write:bookings')
+    .meta({
+      openapi: {
+        method: 'DELETE',
+        path: '/bookings/{id}',
+        operationId: 'cancelBooking',
+        tags: ['Bookings'],
+        summary: 'Cancel a booking',
+        description:
+          'Cancels the booking as the host and frees its time. Idempotent: canceling a canceled booking ' +
+          'answers 200 with the booking unchanged (the first cancellation’s time and reason stay).',
+      },
+    })
+    .input(CancelBookingInputSchema)
+    .output(BookingSchema)
+    .mutation(({ ctx, input }) => cancelBooking(ctx.em, ctx.principal.userId, input, ctx.clock.now())),
+});

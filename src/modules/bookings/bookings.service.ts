@@ -1,0 +1,129 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { notFound } from '../../lib/errors.ts';
+import { openKeyset, type Page, sortKeySql } from '../../lib/keyset.ts';
+import { refreshContacts } from '../contacts/contacts.projection.ts';
+import type { BookingStatus } from './booking.entity.ts';
+import { BOOKING_ROW_COLUMNS, type Booking, type BookingRow, toBookingDto } from './bookings.schemas.ts';
+
+export interface ListBookingsQuery {
+  status?: BookingStatus;
+  /** Instants, already validated (from ≤ to). */
+  from?: Date;
+  to?: Date;
+  cursor?: string;
+  limit: number;
+}
+
+type BookingPageRow = BookingRow & { sort_key: string };
+
+/**
+ * The user's bookings, newest first: by start time descending, then id descending so that bookings
+ * starting together still have one fixed order. Keyset paging over booking_owner_start_idx.
+ */
+export async function listBookings(em: EntityManager, ownerId: string, query: ListBookingsQuery): Promise<Page<Booking>> {
+  const keyset = await openKeyset(
+    em,
+    {
+      resource: 'bookings',
+      userId: ownerId,
+      filter: { status: query.status, from: query.from?.toISOString(), to: query.to?.toISOString() },
+    },
+    query.cursor,
+  );
+  const after = keyset.after;
+
+  const conditions = ['b.owner_id = ?'];
+  const params: unknown[] = [ownerId];
+  if (query.status) {
+    conditions.push('b.status = ?');
+    params.push(query.status);
+  }
+  if (query.from) {
+    conditions.push('b.start_at >= ?');
+    params.push(query.from);
+  }
+  if (query.to) {
+    conditions.push('b.start_at <= ?');
+    params.push(query.to);
+  }
+  if (after) {
+    // A row-value comparison: an index range scan, so a deep page costs what the first one does.
+    conditions.push('(b.start_at, b.id) < (?::timestamptz, ?)');
+    params.push(after.key, after.id);
+  }
+  params.push(query.limit + 1);
+  const rows = await em.execute<BookingPageRow[]>(
+    `select ${BOOKING_ROW_COLUMNS}, ${sortKeySql('b.start_at')} as sort_key
+       from booking b join event_type et on et.id = b.event_type_id
+      where ${conditions.join(' and ')}
+      order by b.start_at desc, b.id desc
+      limit ?`,
+    params,
+  );
+  return keyset.page(rows, query.limit, toBookingDto);
+}
+
+async function readBooking(em: EntityManager, ownerId: string, id: string): Promise<BookingRow | undefined> {
+  const [row] = await em.execute<BookingRow[]>(
+    `select ${BOOKING_ROW_COLUMNS}
+       from booking b join event_type et on et.id = b.event_type_id
+      where b.id = ? and b.owner_id = ?`,
+    [id, ownerId],
+  );
+  return row;
+}
+
+/**
+ * Cancels a booking the user owns, as the host. Idempotent: canceling a canceled booking changes
+ * nothing and returns it as it is (the first cancellation's time and reason stay).
+ *
+ * In one transaction: the booking row is locked first (two concurrent cancels serialise on it), then
+ * its busy blocks; each block gives back a seat and stops being active, freeing the host's time, once
+ * no active booking remains on it; the contact of the invitee is recomputed.
+ */
+export async function cancelBooking(
+  em: EntityManager,
+  ownerId: string,
+  input: { id: string; reason?: string | undefined },
+  now: Date,
+): Promise<Booking> {
+  const reason = input.reason?.trim() || null;
+  return em.transactional(async (tx) => {
+    const [locked] = await tx.execute<{ status: BookingStatus; invitee_email: string }[]>(
+      'select status, invitee_email from booking where id = ? and owner_id = ? for update',
+      [input.id, ownerId],
+    );
+    if (!locked) throw notFound('Booking');
+    if (locked.status === 'active') {
+      // Lock the blocks before reading who is still on them: in READ COMMITTED, the next statement then
+      // sees every cancellation committed by whoever held a block before us.
+      await tx.execute(
+        `select bb.id from busy_block bb
+          where bb.id in (select busy_block_id from booking_busy_block where booking_id = ?)
+          order by bb.id
+          for update`,
+        [input.id],
+      );
+      await tx.execute(
+        `update booking
+            set status = 'canceled', canceled_at = ?, cancel_reason = ?, canceled_by = 'host', updated_at = ?
+          where id = ?`,
+        [now, reason, now, input.id],
+        'run',
+      );
+      await tx.execute(
+        `update busy_block bb
+            set seats_taken = greatest(bb.seats_taken - 1, 0),
+                active = exists (select 1 from booking_busy_block l join booking b on b.id = l.booking_id
+                                  where l.busy_block_id = bb.id and b.status = 'active')
+          where bb.id in (select busy_block_id from booking_busy_block where booking_id = ?)`,
+        [input.id],
+        'run',
+      );
+      await refreshContacts(tx, ownerId, [locked.invitee_email]);
+    }
+    const row = await readBooking(tx, ownerId, input.id);
+    if (!row) throw notFound('Booking');
+    return toBookingDto(row);
+  });
+}

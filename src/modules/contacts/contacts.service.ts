@@ -1,0 +1,91 @@
+import { IsolationLevel } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { type SqlTimestamp, toIsoStringOrNull } from '../../lib/sql-values.ts';
+import type { Contact } from './contacts.schemas.ts';
+
+export interface ListContactsQuery {
+  kind?: 'client' | 'lead';
+  q?: string;
+  offset: number;
+  limit: number;
+}
+
+export interface ContactPage {
+  data: Contact[];
+  total: number;
+  nextOffset: number | null;
+}
+
+interface ContactRow {
+  email: string;
+  name: string | null;
+  kind: 'client' | 'lead';
+  status: string;
+  meetings: number;
+  no_shows: number;
+  last_activity_at: SqlTimestamp | null;
+  first_seen_at: SqlTimestamp | null;
+}
+
+/** `q` as a LIKE pattern that matches it literally anywhere: %, _ and \ lose their special meaning. */
+export function containsPattern(q: string): string {
+  return `%${q.replace(/[\\%_]/g, '\\$&')}%`;
+}
+
+/**
+ * A page of the contacts projection, most recent activity first (never-active contacts last, then by
+ * e-mail). `q` matches name or e-mail case-insensitively, as a plain substring. The page and the total
+ * are read from one snapshot, so they always agree.
+ */
+export async function listContacts(em: EntityManager, ownerId: string, query: ListContactsQuery): Promise<ContactPage> {
+  const conditions = ['owner_id = ?'];
+  const params: unknown[] = [ownerId];
+  if (query.kind) {
+    conditions.push('kind = ?');
+    params.push(query.kind);
+  }
+  const q = query.q?.trim();
+  if (q) {
+    // search_text is lower(name || ' ' || email); lower() on both sides keeps PostgreSQL's case rules.
+    conditions.push('search_text like lower(?)');
+    params.push(containsPattern(q));
+  }
+  const where = conditions.join(' and ');
+  return em.transactional(
+    async (tx) => {
+      const [counted] = await tx.execute<{ total: string | number }[]>(
+        `select count(*) as total from contact where ${where}`,
+        params,
+      );
+      const total = Number(counted?.total ?? 0);
+      const rows = await tx.execute<ContactRow[]>(
+        `select email, name, kind, status, meetings, no_shows, last_activity_at, first_seen_at
+           from contact
+          where ${where}
+          order by last_activity_at desc nulls last, email_key
+          limit ? offset ?`,
+        [...params, query.limit, query.offset],
+      );
+      const end = query.offset + query.limit;
+      return {
+        data: rows.map(toContactDto),
+        total,
+        nextOffset: end < total ? end : null,
+      };
+    },
+    { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true },
+  );
+}
+
+function toContactDto(row: ContactRow): Contact {
+  return {
+    email: row.email,
+    name: row.name,
+    kind: row.kind,
+    status: row.status,
+    meetings: row.meetings,
+    noShows: row.no_shows,
+    lastActivityAt: toIsoStringOrNull(row.last_activity_at),
+    firstSeenAt: toIsoStringOrNull(row.first_seen_at),
+  };
+}

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { scopedProcedure } from '../../api/procedures.ts';
+import { router } from '../../api/trpc.ts';
+import { CursorParam, cursorPage, limitParam } from '../../lib/pagination.ts';
+import { booleanQueryParam } from '../../lib/query-params.ts';
+import { LeadSchema, LeadStatusSchema } from './leads.schemas.ts';
+import { listLeads } from './leads.service.ts';
+
+export const ListLeadsInputSchema = z.object({
+  status: LeadStatusSchema.optional().describe('Only leads in this pipeline status.'),
+  booked: booleanQueryParam('`true`: only leads that converted into a booking; `false`: only those that did not.').optional(),
+  cursor: CursorParam,
+  limit: limitParam(50, 100),
+});
+
+export const leadsRouter = router({
+  list: scopedProcedure('read:leads')
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/leads',
+        operationId: 'listLeads',
+        tags: ['Leads'],
+        summary: 'List captured leads',
+        description:
+          'Newest first (by capture time). Page through with `nextCursor`; a cursor is valid only with the same filters and the same user.',
+      },
+    })
+    .input(ListLeadsInputSchema)
+    .output(cursorPage(LeadSchema))
+    .query(({ ctx, input }) => listLeads(ctx.em, ctx.principal.userId, input)),
+});
