@@ -12,6 +12,7 @@ import { registerRest, registerTrpc } from './http/api-mounts.ts';
 import { registerDocs } from './http/docs.ts';
 import { registerErrorResponses } from './http/error-responses.ts';
 import { registerHealth } from './http/health.ts';
+import { registerWebApp } from './http/web-app.ts';
 import { oauthRoutes } from './oauth/routes.ts';
 
 export interface AppOptions {
@@ -27,6 +28,8 @@ export interface AppOptions {
   /** Dynamic client registrations per hour per client address (RFC 7591 §3.1 allows limiting them). */
   oauthRegistrationRateLimitPerHour?: number;
   logger?: boolean;
+  /** The built first-party web app (default dist/web, written by `npm run build:web`). */
+  webRoot?: string;
 }
 
 export interface App {
@@ -91,6 +94,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await registerDocs(fastify, env.SITE_URL);
   await registerTrpc(fastify, services, orm);
   await registerRest(fastify, services, orm);
+  await registerWebApp(fastify, options.webRoot);
   await fastify.register(oauthRoutes, { services, orm });
 
   return {

@@ -3,6 +3,7 @@ import { isUnavailableError } from '../lib/unavailable.ts';
 import { authenticateBearer } from '../modules/auth/authenticate.ts';
 import { AuthenticationError } from '../modules/auth/bearer.ts';
 import type { Principal } from '../modules/auth/principal.ts';
+import { authenticateSession } from '../modules/auth/session-principal.ts';
 import type { Scope } from '../modules/auth/scopes.ts';
 import type { Context } from './context.ts';
 import { rateLimitHeaders } from './rate-limit.ts';
@@ -35,10 +36,19 @@ export function resourceMetadataUrl(ctx: Pick<Context, 'env'>): string {
   return `${ctx.env.SITE_URL}/.well-known/oauth-protected-resource/api/v2`;
 }
 
+/**
+ * A bearer token (PAT or OAuth access token) on every surface; on /trpc, when no token is sent, the
+ * first-party session cookie (with its CSRF header) instead: see src/modules/auth/session-principal.ts.
+ */
 const authenticate = middleware(async ({ ctx, next }) => {
   if (ctx.principal) return next({ ctx: { principal: ctx.principal } });
   try {
-    const principal = await authenticateBearer(ctx.em, ctx.request.headers.authorization, ctx.clock.now());
+    const { headers } = ctx.request;
+    const session =
+      ctx.request.surface === 'trpc' && !headers.authorization
+        ? await authenticateSession(ctx.em, headers, ctx.env.SITE_URL, ctx.clock.now())
+        : null;
+    const principal = session ?? (await authenticateBearer(ctx.em, headers.authorization, ctx.clock.now()));
     return next({ ctx: { principal } });
   } catch (error) {
     if (error instanceof AuthenticationError) {
@@ -58,7 +68,7 @@ const limitRate = middleware(async ({ ctx, next }) => {
     ctx.response.headers['Cache-Control'] = 'no-store';
     throw new DomainError(
       'rate_limited',
-      `Rate limit of ${result.limit} requests per minute exceeded for this token. Retry after ${result.retryAfter} seconds.`,
+      `Rate limit of ${result.limit} requests per minute exceeded for this ${principal.credential.kind === 'session' ? 'session' : 'token'}. Retry after ${result.retryAfter} seconds.`,
     );
   }
   return next();
@@ -75,6 +85,23 @@ function requireScope(scope: Scope) {
     return next();
   });
 }
+
+const requireSession = middleware(async ({ ctx, next }) => {
+  const principal = (ctx as Context & { principal: Principal }).principal;
+  if (principal.credential.kind !== 'session') {
+    throw new DomainError(
+      'forbidden',
+      'This needs a signed-in session in the web app; API tokens cannot manage tokens or apps.',
+    );
+  }
+  return next();
+});
+
+/**
+ * A first-party procedure on /trpc for the signed-in user only (session cookie + CSRF header): a bearer
+ * token is refused with 403, so no token can mint another token or register an app. Rate-limited per session.
+ */
+export const sessionProcedure = publicProcedure.use(authenticate).use(limitRate).use(requireSession);
 
 /**
  * A procedure callable with a token carrying `scope`: authentication, the Team-plan rule, the per-token

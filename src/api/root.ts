@@ -1,5 +1,7 @@
 import { scheduleRouter } from '../modules/availability/schedule.router.ts';
 import { usersRouter } from '../modules/users/users.router.ts';
+import { sessionRouter } from '../modules/auth/session.router.ts';
+import { developerSettingsRouter } from '../modules/developer-settings/developer-settings.router.ts';
 import { availabilityRouter } from '../modules/availability/availability.router.ts';
 import { bookingCreationRouter } from '../modules/bookings/booking-creation.router.ts';
 import { bookingsRouter } from '../modules/bookings/bookings.router.ts';
@@ -18,6 +20,8 @@ export const appRouter = router({
   bookings: mergeRouters(bookingsRouter, bookingCreationRouter),
   publicBooking: publicBookingRouter,
   users: usersRouter,
+  session: sessionRouter,
+  developerSettings: developerSettingsRouter,
   schedule: scheduleRouter,
 });
 

@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { publicProcedure } from '../../api/procedures.ts';
+import { router } from '../../api/trpc.ts';
+import { CurrentSessionSchema } from './session.schemas.ts';
+import { currentSessionView } from './session-view.service.ts';
+
+/** The first-party web app's session, on /trpc only. Signing in and out is /login and /logout. */
+export const sessionRouter = router({
+  /**
+   * Who is signed in, with the CSRF token every later cookie-authenticated call must send in
+   * `x-csrf-token` (and /logout in its `csrf` field); null when not signed in. Only same-origin pages can
+   * read the answer (the service grants no CORS), and it changes nothing, so it needs no CSRF token itself.
+   */
+  current: publicProcedure
+    .input(z.void())
+    .output(CurrentSessionSchema)
+    .query(({ ctx }) => currentSessionView(ctx.em, ctx.request.headers, ctx.env.SITE_URL, ctx.clock.now())),
+});

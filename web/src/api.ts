@@ -1,0 +1,45 @@
+import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
+import superjson from 'superjson';
+import type { AppRouter } from '../../src/api/root.ts';
+
+/**
+ * The typed client of the service's own API at /trpc (same origin, so the session cookie rides along).
+ * Calls made with the session cookie must echo the session's CSRF token; the app learns it from
+ * `session.current` and every later call carries it.
+ */
+let csrfToken: string | null = null;
+
+export function setCsrfToken(token: string | null): void {
+  csrfToken = token;
+}
+
+export const api = createTRPCClient<AppRouter>({
+  links: [
+    httpBatchLink({
+      url: '/trpc',
+      transformer: superjson,
+      headers: () => (csrfToken ? { 'x-csrf-token': csrfToken } : {}),
+    }),
+  ],
+});
+
+/** The HTTP status of a failed call, when the server answered. */
+export function errorStatus(error: unknown): number | undefined {
+  return error instanceof TRPCClientError ? (error.data as { httpStatus?: number } | undefined)?.httpStatus : undefined;
+}
+
+/** A sentence to show a person for a failed call. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof TRPCClientError) {
+    const status = errorStatus(error);
+    if (status === undefined) return 'The service could not be reached. Check your connection and try again.';
+    if (status >= 500) return 'Something went wrong on our side. Please try again in a moment.';
+    return error.message;
+  }
+  return 'Something went wrong. Please try again.';
+}
+
+/** The address of the sign-in page that comes back here afterwards. */
+export function signInUrl(): string {
+  return `/login?next=${encodeURIComponent(window.location.pathname + window.location.search)}`;
+}

@@ -1,0 +1,201 @@
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+
+export function Spinner({ label }: { label: string }) {
+  return (
+    <div className="loading" role="status">
+      <div className="spinner" aria-hidden="true" />
+      <span>{label}</span>
+    </div>
+  );
+}
+
+export function ErrorNotice({ children }: { children: ReactNode }) {
+  return (
+    <div className="notice notice-error" role="alert">
+      {children}
+    </div>
+  );
+}
+
+export function BrandMark() {
+  return (
+    <svg className="brand-mark" viewBox="0 0 32 32" aria-hidden="true" focusable="false">
+      <rect width="32" height="32" rx="7" fill="#1d4ed8" />
+      <rect x="7" y="9" width="18" height="16" rx="3" fill="none" stroke="#fff" strokeWidth="2.2" />
+      <path d="M7 14h18M12 6v5M20 6v5" stroke="#fff" strokeWidth="2.2" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+async function writeClipboard(text: string, fallbackInput: HTMLInputElement | null): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    // Clipboard API unavailable (plain http on a non-local host): select the text and use the old command.
+    if (!fallbackInput) return false;
+    fallbackInput.focus();
+    fallbackInput.select();
+    try {
+      return document.execCommand('copy');
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** A read-only value with a Copy button; the result is announced to screen readers. */
+export function CopyField({ value, label }: { value: string; label: string }) {
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [status, setStatus] = useState('');
+  const id = useId();
+  useEffect(() => {
+    if (!status) return;
+    const timer = setTimeout(() => setStatus(''), 4000);
+    return () => clearTimeout(timer);
+  }, [status]);
+  return (
+    <div className="field">
+      <label htmlFor={id} className="label">
+        {label}
+      </label>
+      <div className="copy-field">
+        <input
+          id={id}
+          ref={inputRef}
+          className="input"
+          readOnly
+          value={value}
+          spellCheck={false}
+          autoComplete="off"
+          onFocus={(event) => event.currentTarget.select()}
+        />
+        <button
+          type="button"
+          className="btn"
+          onClick={async () => {
+            const ok = await writeClipboard(value, inputRef.current);
+            setStatus(ok ? 'Copied to the clipboard.' : 'Press Ctrl+C (or ⌘C) to copy the selected text.');
+          }}
+        >
+          <CopyIcon />
+          Copy<span className="visually-hidden"> {label}</span>
+        </button>
+      </div>
+      <span className="copy-status" role="status" aria-live="polite">
+        {status}
+      </span>
+    </div>
+  );
+}
+
+function CopyIcon() {
+  return (
+    <svg width="15" height="15" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+      <rect x="9" y="9" width="12" height="12" rx="2" />
+      <path d="M5 15H4a1 1 0 0 1-1-1V4a1 1 0 0 1 1-1h10a1 1 0 0 1 1 1v1" />
+    </svg>
+  );
+}
+
+/**
+ * A secret shown exactly once (a new token or client secret): focus moves to it so keyboard and screen
+ * reader users land on it, and it says plainly that it cannot be shown again.
+ */
+export function SecretReveal(props: {
+  title: string;
+  fields: { label: string; value: string }[];
+  warning: string;
+  onDone: () => void;
+}) {
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => headingRef.current?.focus(), []);
+  return (
+    <section className="reveal" aria-labelledby="secret-reveal-title" data-testid="secret-reveal">
+      <h3 id="secret-reveal-title" ref={headingRef} tabIndex={-1}>
+        {props.title}
+      </h3>
+      <p className="reveal-warning">
+        <WarningIcon />
+        <span>{props.warning}</span>
+      </p>
+      {props.fields.map((field) => (
+        <CopyField key={field.label} label={field.label} value={field.value} />
+      ))}
+      <div>
+        <button type="button" className="btn btn-primary" onClick={props.onDone}>
+          I have saved it
+        </button>
+      </div>
+    </section>
+  );
+}
+
+export function WarningIcon() {
+  return (
+    <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+      <path d="M10.3 3.9 1.8 18a2 2 0 0 0 1.7 3h17a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0Z" />
+      <path d="M12 9v4M12 17h.01" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+/** A destructive action that asks once more, in place, before it runs. */
+export function ConfirmAction(props: {
+  label: string;
+  confirmLabel: string;
+  question: string;
+  /** Names the thing acted on, for screen readers ("Revoke token CI deploy"). */
+  accessibleName: string;
+  onConfirm: () => Promise<void>;
+}) {
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (asking) cancelRef.current?.focus();
+  }, [asking]);
+  if (!asking) {
+    return (
+      <button type="button" className="btn btn-danger btn-small" onClick={() => setAsking(true)} aria-label={props.accessibleName}>
+        {props.label}
+      </button>
+    );
+  }
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a group of two buttons, not a form field set
+    <div className="confirm" role="group" aria-label={props.accessibleName}>
+      <span className="confirm-text">{props.question}</span>
+      <button
+        type="button"
+        className="btn btn-danger-solid btn-small"
+        disabled={busy}
+        onClick={async () => {
+          setBusy(true);
+          try {
+            await props.onConfirm();
+          } finally {
+            setBusy(false);
+            setAsking(false);
+          }
+        }}
+      >
+        {busy ? 'Working…' : props.confirmLabel}
+      </button>
+      <button type="button" className="btn btn-small" ref={cancelRef} disabled={busy} onClick={() => setAsking(false)}>
+        Cancel
+      </button>
+    </div>
+  );
+}
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+export function formatDate(iso: string): string {
+  return dateFormat.format(new Date(iso));
+}
+
+export function formatDateTime(iso: string): string {
+  return dateTimeFormat.format(new Date(iso));
+}

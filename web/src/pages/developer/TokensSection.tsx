@@ -1,0 +1,320 @@
+import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
+import { api, errorMessage } from '../../api.ts';
+import { ConfirmAction, ErrorNotice, formatDate, SecretReveal, Spinner } from '../../components/ui.tsx';
+import type { OnSessionLost, ScopeItem, TokenItem } from './types.ts';
+
+const EXPIRY_CHOICES = [
+  { value: '7', label: '7 days' },
+  { value: '30', label: '30 days' },
+  { value: '90', label: '90 days' },
+  { value: '365', label: '1 year' },
+  { value: 'never', label: 'No expiration' },
+] as const;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export function TokensSection({ canCreate, onSessionLost }: { canCreate: boolean; onSessionLost: OnSessionLost }) {
+  const [tokens, setTokens] = useState<TokenItem[] | null>(null);
+  const [scopes, setScopes] = useState<ScopeItem[]>([]);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const [creating, setCreating] = useState(false);
+  const [revealed, setRevealed] = useState<{ name: string; secret: string } | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      const [list, catalog] = await Promise.all([
+        api.developerSettings.tokens.list.query(),
+        api.developerSettings.scopes.query(),
+      ]);
+      setTokens(list);
+      setScopes(catalog);
+      setLoadError(null);
+    } catch (error) {
+      onSessionLost(error);
+      setLoadError(errorMessage(error));
+    }
+  }, [onSessionLost]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  return (
+    <section className="card" aria-labelledby="tokens-title">
+      <div className="card-header">
+        <div>
+          <h2 id="tokens-title">Personal access tokens</h2>
+          <p>
+            Tokens act as you on the REST API (<code>Authorization: Bearer pat_…</code>). Give each one only the scopes
+            it needs, and revoke it when it is no longer used.
+          </p>
+        </div>
+        {!creating && !revealed && (
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={!canCreate}
+            onClick={() => {
+              setActionError(null);
+              setCreating(true);
+            }}
+          >
+            Generate new token
+          </button>
+        )}
+      </div>
+
+      {(creating || revealed) && (
+        <div className="card-body">
+          {revealed ? (
+            <SecretReveal
+              title={`Token “${revealed.name}” created`}
+              warning="Copy this token now and keep it somewhere safe. For your security it will not be shown again."
+              fields={[{ label: 'Your new personal access token', value: revealed.secret }]}
+              onDone={() => setRevealed(null)}
+            />
+          ) : (
+            <CreateTokenForm
+              scopes={scopes}
+              onCancel={() => setCreating(false)}
+              onCreated={(created, secret) => {
+                setCreating(false);
+                setRevealed({ name: created.name, secret });
+                setTokens((current) => [created, ...(current ?? [])]);
+              }}
+              onSessionLost={onSessionLost}
+            />
+          )}
+        </div>
+      )}
+
+      {actionError && (
+        <div className="card-body">
+          <ErrorNotice>{actionError}</ErrorNotice>
+        </div>
+      )}
+      {loadError && (
+        <div className="card-body">
+          <ErrorNotice>
+            Your tokens could not be loaded. {loadError}{' '}
+            <button type="button" className="btn btn-link" onClick={() => void load()}>
+              Try again
+            </button>
+          </ErrorNotice>
+        </div>
+      )}
+      {!tokens && !loadError && <Spinner label="Loading tokens…" />}
+      {tokens && tokens.length === 0 && <p className="empty">You have no personal access tokens yet.</p>}
+      {tokens && tokens.length > 0 && (
+        <div className="table-wrap">
+          <table data-testid="tokens-table">
+            <caption className="visually-hidden">Your personal access tokens</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Token</th>
+                <th scope="col">Scopes</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">Expires</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {tokens.map((token) => (
+                <tr key={token.id}>
+                  <td>
+                    <strong>{token.name}</strong>
+                  </td>
+                  <td>
+                    <code>{token.prefix}…</code>
+                  </td>
+                  <td>
+                    <div className="chips">
+                      {token.scopes.length === scopes.length && scopes.length > 0 ? (
+                        <span className="chip">All scopes</span>
+                      ) : (
+                        token.scopes.map((scope) => (
+                          <span className="chip" key={scope}>
+                            {scope}
+                          </span>
+                        ))
+                      )}
+                    </div>
+                  </td>
+                  <td>{formatDate(token.createdAt)}</td>
+                  <td className={token.lastUsedAt ? undefined : 'muted'}>
+                    {token.lastUsedAt ? formatDate(token.lastUsedAt) : 'Never'}
+                  </td>
+                  <td>
+                    {token.expired ? (
+                      <span className="badge badge-danger">Expired</span>
+                    ) : token.expiresAt ? (
+                      formatDate(token.expiresAt)
+                    ) : (
+                      <span className="muted">Never</span>
+                    )}
+                  </td>
+                  <td className="actions">
+                    <ConfirmAction
+                      label="Revoke"
+                      confirmLabel="Revoke"
+                      question="Revoke this token?"
+                      accessibleName={`Revoke token ${token.name}`}
+                      onConfirm={async () => {
+                        setActionError(null);
+                        try {
+                          await api.developerSettings.tokens.revoke.mutate({ id: token.id });
+                          setTokens((current) => (current ?? []).filter((t) => t.id !== token.id));
+                        } catch (error) {
+                          onSessionLost(error);
+                          setActionError(`The token could not be revoked. ${errorMessage(error)}`);
+                        }
+                      }}
+                    />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function CreateTokenForm(props: {
+  scopes: ScopeItem[];
+  onCancel: () => void;
+  onCreated: (token: TokenItem, secret: string) => void;
+  onSessionLost: OnSessionLost;
+}) {
+  const [name, setName] = useState('');
+  const [expiry, setExpiry] = useState<string>('30');
+  const [selected, setSelected] = useState<Set<string>>(new Set(['read:profile']));
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const ids = { name: useId(), expiry: useId(), expiryHint: useId(), scopes: useId() };
+
+  const expiresAt = expiry === 'never' ? null : new Date(Date.now() + Number(expiry) * DAY_MS);
+  const allSelected = props.scopes.length > 0 && props.scopes.every((s) => selected.has(s.scope));
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!name.trim()) {
+      setError('Give the token a name, so you can recognise it later.');
+      return;
+    }
+    if (selected.size === 0) {
+      setError('Pick at least one scope.');
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const created = await api.developerSettings.tokens.create.mutate({
+        name: name.trim(),
+        scopes: props.scopes.filter((s) => selected.has(s.scope)).map((s) => s.scope),
+        expiresAt: expiresAt?.toISOString() ?? null,
+      });
+      props.onCreated(created.token, created.secret);
+    } catch (caught) {
+      props.onSessionLost(caught);
+      setError(errorMessage(caught));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function toggle(scope: string, on: boolean) {
+    setSelected((current) => {
+      const next = new Set(current);
+      if (on) next.add(scope);
+      else next.delete(scope);
+      return next;
+    });
+  }
+
+  return (
+    <form className="form form-panel" onSubmit={submit} noValidate aria-labelledby="new-token-title">
+      <h3 id="new-token-title">New personal access token</h3>
+      {error && <ErrorNotice>{error}</ErrorNotice>}
+      <div className="field">
+        <label htmlFor={ids.name}>Name</label>
+        <input
+          id={ids.name}
+          className="input"
+          value={name}
+          maxLength={100}
+          required
+          // biome-ignore lint/a11y/noAutofocus: the form opens on request; its first field is where the user goes next
+          autoFocus
+          placeholder="e.g. Zapier integration"
+          onChange={(event) => setName(event.target.value)}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor={ids.expiry}>Expiration</label>
+        <select
+          id={ids.expiry}
+          className="select"
+          value={expiry}
+          aria-describedby={ids.expiryHint}
+          onChange={(event) => setExpiry(event.target.value)}
+        >
+          {EXPIRY_CHOICES.map((choice) => (
+            <option key={choice.value} value={choice.value}>
+              {choice.label}
+            </option>
+          ))}
+        </select>
+        <span className="hint" id={ids.expiryHint}>
+          {expiresAt
+            ? `The token will stop working on ${expiresAt.toLocaleDateString(undefined, { dateStyle: 'full' })}.`
+            : 'The token works until you revoke it.'}
+        </span>
+      </div>
+      <fieldset className="field" aria-describedby={ids.scopes}>
+        <legend className="label">Scopes</legend>
+        <span className="hint" id={ids.scopes}>
+          What the token may do on your behalf.{' '}
+          <button
+            type="button"
+            className="btn btn-link"
+            onClick={() => setSelected(allSelected ? new Set() : new Set(props.scopes.map((s) => s.scope)))}
+          >
+            {allSelected ? 'Clear all' : 'Select all'}
+          </button>
+        </span>
+        <div className="checkbox-grid">
+          {props.scopes.map((scope) => (
+            <label className="choice" key={scope.scope}>
+              <input
+                type="checkbox"
+                name="scopes"
+                value={scope.scope}
+                checked={selected.has(scope.scope)}
+                onChange={(event) => toggle(scope.scope, event.target.checked)}
+              />
+              <span className="choice-text">
+                <strong className="mono">{scope.scope}</strong>
+                <span>{scope.description}</span>
+              </span>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <div className="btn-row">
+        <button type="submit" className="btn btn-primary" disabled={busy}>
+          {busy ? 'Generating…' : 'Generate token'}
+        </button>
+        <button type="button" className="btn" onClick={props.onCancel} disabled={busy}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

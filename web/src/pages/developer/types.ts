@@ -1,0 +1,13 @@
+import type { inferRouterOutputs } from '@trpc/server';
+import type { AppRouter } from '../../../../src/api/root.ts';
+
+type Outputs = inferRouterOutputs<AppRouter>;
+
+export type SessionUser = NonNullable<Outputs['session']['current']>['user'];
+export type TokenItem = Outputs['developerSettings']['tokens']['list'][number];
+export type ScopeItem = Outputs['developerSettings']['scopes'][number];
+export type OAuthAppItem = Outputs['developerSettings']['apps']['list'][number];
+export type GrantedAppItem = Outputs['developerSettings']['grants']['list'][number];
+
+/** Called with the error of a failed call, so the page can send an expired session back to sign-in. */
+export type OnSessionLost = (error: unknown) => void;
