@@ -66,6 +66,8 @@ export interface TestAppOptions {
   apiRateLimitPerMinute?: number;
   publicRateLimitPerMinute?: number;
   env?: Record<string, string>;
+  /** A built web app to serve instead of dist/web (the browser tests build the current source). */
+  webRoot?: string;
 }
 
 /** The whole service on a database of its own, not listening: supertest talks to it in-process. */
@@ -81,6 +83,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     clock: options.clock,
     apiRateLimitPerMinute: options.apiRateLimitPerMinute,
     publicRateLimitPerMinute: options.publicRateLimitPerMinute,
+    webRoot: options.webRoot,
     logger: Boolean(process.env.TEST_LOG),
   });
   await app.fastify.ready();
