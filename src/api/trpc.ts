@@ -52,7 +52,8 @@ export const createCallerFactory = t.createCallerFactory;
 /** The `{title, message, details}` body for any error a procedure produced; 5xx bodies say nothing internal. */
 export function toErrorBody(error: TRPCError): ErrorBody {
   const kind = errorKindForTrpcCode(error.code);
-  if (error.cause instanceof ZodError) {
+  // Only input validation is the caller's fault; an output that fails its schema is our bug (a 500).
+  if (error.code === 'BAD_REQUEST' && error.cause instanceof ZodError) {
     const details = zodIssuesToDetails(error.cause);
     return { title: ERROR_KINDS.invalid_request.title, message: summarizeIssues(details), details };
   }

@@ -66,13 +66,16 @@ export interface TestAppOptions {
   apiRateLimitPerMinute?: number;
   publicRateLimitPerMinute?: number;
   env?: Record<string, string>;
+  /** An existing database to serve (left in place on close); by default a new one of the app's own. */
+  database?: TestDatabase;
   /** A built web app to serve instead of dist/web (the browser tests build the current source). */
   webRoot?: string;
 }
 
 /** The whole service on a database of its own, not listening: supertest talks to it in-process. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
+  const ownsDatabase = !options.database;
+  const database = options.database ?? (await createTestDatabase());
   const orm = await initOrm(database.url, { poolMax: 10 });
   // TEST_LOG=debug shows the service's own log while a test runs.
   const env = loadEnv({ NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG ?? 'silent', PORT: '3000', DATABASE_URL: database.url, ...options.env });
@@ -96,7 +99,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     async close() {
       await app.close();
       await orm.close();
-      await database.drop();
+      if (ownsDatabase) await database.drop();
     },
   };
 }
