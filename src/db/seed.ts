@@ -46,8 +46,6 @@ const TEAM_EVENT_TYPES: EventTypeSeed[] = [
   { name: 'Legacy consultation', slug: 'legacy-consultation', kind: 'one_on_one', durationsMin: [45], active: false },
 ];
 
-const PEOPLE = ['Dana Lee', 'Omar Haddad', 'Mia Svensson', 'Kenji Watanabe', 'Lucía Fernández', 'Noah Becker'];
-
 /**
  * A fresh demo data set (new unique e-mails on every run) through the same services the API uses, so every
  * booking has its busy blocks and every contact its projection row. Bookings in the past are made with the
