@@ -82,8 +82,8 @@ describe('POST /api/v2/bookings', () => {
       seats_taken: 1,
       active: true,
     });
-    expect(new Date(row.busy_start).toISOString()).toBe(`${MONDAY}T10:50:00.000Z`);
-    expect(new Date(row.busy_end).toISOString()).toBe(`${MONDAY}T11:35:00.000Z`);
+    expect(new Date(row!.busy_start).toISOString()).toBe(`${MONDAY}T10:50:00.000Z`);
+    expect(new Date(row!.busy_end).toISOString()).toBe(`${MONDAY}T11:35:00.000Z`);
   });
 
   it('validates the body as the spec table says: 400 with details', async () => {
