@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../lib/ids.ts';
 import { generateToken, hashToken } from '../lib/secrets.ts';
+import { type SqlTimestamp, toDate } from '../lib/sql-values.ts';
 import type { Scope } from '../modules/auth/scopes.ts';
 import { OAuthAuthorizationCodeEntity } from './oauth-authorization-code.entity.ts';
 import { OAuthGrantEntity } from './oauth-grant.entity.ts';
@@ -70,8 +71,8 @@ interface GrantRow {
   dynamically_registered: boolean;
   scopes: Scope[];
   resource: string | null;
-  created_at: Date;
-  last_token_issued_at: Date | null;
+  created_at: SqlTimestamp;
+  last_token_issued_at: SqlTimestamp | null;
 }
 
 /**
@@ -95,8 +96,8 @@ export async function listGrantsForUser(em: EntityManager, userId: string, now: 
     client: { clientId: row.client_id, name: row.client_name, verified: !row.dynamically_registered },
     scopes: row.scopes,
     resource: row.resource,
-    createdAt: row.created_at,
-    lastTokenIssuedAt: row.last_token_issued_at,
+    createdAt: toDate(row.created_at),
+    lastTokenIssuedAt: row.last_token_issued_at === null ? null : toDate(row.last_token_issued_at),
   }));
 }
 

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { hashToken, looksLikeToken } from '../lib/secrets.ts';
+import { type SqlTimestamp, toDate } from '../lib/sql-values.ts';
 import { isScope, type Scope } from '../modules/auth/scopes.ts';
 import type { ClientRow } from './clients.ts';
 import { OAuthError } from './errors.ts';
@@ -45,12 +46,12 @@ interface CodeRow {
   redirect_uri: string;
   redirect_uri_in_request: boolean;
   code_challenge: string | null;
-  expires_at: Date;
-  consumed_at: Date | null;
+  expires_at: SqlTimestamp;
+  consumed_at: SqlTimestamp | null;
   grant_client_id: string;
   scopes: string[];
   resource: string | null;
-  grant_revoked_at: Date | null;
+  grant_revoked_at: SqlTimestamp | null;
 }
 
 const INVALID_CODE = 'The authorization code is invalid, expired or already used.';
@@ -101,7 +102,7 @@ export async function exchangeAuthorizationCode(em: EntityManager, ctx: TokenReq
     await revokeGrantTokens(em, row.grant_id, now, 'code_replay');
     throw new OAuthError('invalid_grant', INVALID_CODE);
   }
-  if (row.expires_at <= now) throw new OAuthError('invalid_grant', INVALID_CODE);
+  if (toDate(row.expires_at) <= now) throw new OAuthError('invalid_grant', INVALID_CODE);
   if (row.grant_revoked_at !== null) throw new OAuthError('invalid_grant', INVALID_CODE);
   const audience = tokenResource(siteUrl, row.resource, resource);
   const scopes = row.scopes.filter(isScope);
@@ -114,7 +115,7 @@ export async function exchangeAuthorizationCode(em: EntityManager, ctx: TokenReq
       'all',
     );
     if (consumed.length === 0) return { replayed: true as const };
-    const [grant] = await tx.execute<{ revoked_at: Date | null }[]>(
+    const [grant] = await tx.execute<{ revoked_at: SqlTimestamp | null }[]>(
       'select revoked_at from oauth_grant where id = ? for update',
       [row.grant_id],
     );
@@ -133,13 +134,13 @@ export async function exchangeAuthorizationCode(em: EntityManager, ctx: TokenReq
 interface RefreshRow {
   id: string;
   grant_id: string;
-  expires_at: Date;
-  revoked_at: Date | null;
-  rotated_at: Date | null;
+  expires_at: SqlTimestamp;
+  revoked_at: SqlTimestamp | null;
+  rotated_at: SqlTimestamp | null;
   grant_client_id: string;
   scopes: string[];
   resource: string | null;
-  grant_revoked_at: Date | null;
+  grant_revoked_at: SqlTimestamp | null;
 }
 
 const INVALID_REFRESH = 'The refresh token is invalid, expired or revoked.';
@@ -172,7 +173,7 @@ export async function refreshTokens(em: EntityManager, ctx: TokenRequestContext)
     await revokeGrantTokens(em, row.grant_id, now, 'refresh_token_reuse');
     throw new OAuthError('invalid_grant', REUSED_REFRESH);
   }
-  if (row.revoked_at !== null || row.grant_revoked_at !== null || row.expires_at <= now) {
+  if (row.revoked_at !== null || row.grant_revoked_at !== null || toDate(row.expires_at) <= now) {
     throw new OAuthError('invalid_grant', INVALID_REFRESH);
   }
   const granted = row.scopes.filter(isScope);

@@ -1,6 +1,7 @@
 import type { EntityManager, QueryResult } from '@mikro-orm/postgresql';
 import { newId } from '../lib/ids.ts';
 import { generateToken, hashToken, looksLikeToken } from '../lib/secrets.ts';
+import { type SqlTimestamp, toDate } from '../lib/sql-values.ts';
 import type { BearerResolver } from '../modules/auth/bearer.ts';
 import type { Principal } from '../modules/auth/principal.ts';
 import { isScope, type Scope } from '../modules/auth/scopes.ts';
@@ -121,9 +122,9 @@ interface AccessTokenRow {
   plan: Plan;
   scopes: string[];
   resource: string | null;
-  expires_at: Date;
-  revoked_at: Date | null;
-  grant_revoked_at: Date | null;
+  expires_at: SqlTimestamp;
+  revoked_at: SqlTimestamp | null;
+  grant_revoked_at: SqlTimestamp | null;
 }
 
 /** The live access token with this value, or null (unknown, malformed, expired, revoked, or its grant revoked). */
@@ -138,7 +139,7 @@ export async function findLiveAccessToken(em: EntityManager, token: string, now:
       where t.token_hash = ?`,
     [hashToken(token)],
   );
-  if (!row || row.revoked_at || row.grant_revoked_at || row.expires_at <= now) return null;
+  if (!row || row.revoked_at || row.grant_revoked_at || toDate(row.expires_at) <= now) return null;
   return {
     id: row.id,
     grantId: row.grant_id,

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { constantTimeEqual } from '@oslojs/crypto/subtle';
 import { newId } from '../../lib/ids.ts';
 import { generateToken, hashToken, looksLikeToken } from '../../lib/secrets.ts';
+import { type SqlTimestamp, toDate } from '../../lib/sql-values.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { LoginAttemptEntity, SessionEntity } from './session.entity.ts';
 
@@ -110,14 +111,14 @@ async function retryAfterIfThrottled(
   now: Date,
 ): Promise<number | null> {
   const since = new Date(now.getTime() - LOGIN_FAILURE_WINDOW_SEC * 1000);
-  const [row] = await em.execute<{ failures: string; oldest: Date | null }[]>(
+  const [row] = await em.execute<{ failures: string; oldest: SqlTimestamp | null }[]>(
     `select count(*) as failures, min(attempted_at) as oldest
        from (select attempted_at from login_attempt where ${column} = ? and attempted_at > ?
               order by attempted_at desc limit ?) recent`,
     [value, since, limit],
   );
   if (!row || Number(row.failures) < limit || !row.oldest) return null;
-  const freedAt = row.oldest.getTime() + LOGIN_FAILURE_WINDOW_SEC * 1000;
+  const freedAt = toDate(row.oldest).getTime() + LOGIN_FAILURE_WINDOW_SEC * 1000;
   return Math.max(1, Math.ceil((freedAt - now.getTime()) / 1000));
 }
 
