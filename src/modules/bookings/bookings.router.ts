@@ -8,7 +8,7 @@ import { cancelBooking, listBookings } from './bookings.service.ts';
 
 export const ListBookingsInputSchema = z
   .object({
-    status: BookingStatusSchema.optional().describe('Only bookings in this state.'),
+    status: BookingStatusSchema.optional(),
     from: dateTimeQueryParam('Only bookings starting at or after this instant (RFC 3339).').optional(),
     to: dateTimeQueryParam('Only bookings starting at or before this instant (RFC 3339).').optional(),
     cursor: CursorParam,
@@ -22,7 +22,7 @@ export const ListBookingsInputSchema = z
 
 export const CancelBookingInputSchema = z.object({
   id: z.string().min(1).max(100).describe('The booking to cancel.'),
-  reason: z.string().max(500).optional().describe('Why the booking is canceled; at most 500 characters.'),
+  reason: z.string().max(500).describe('Why the booking is canceled; at most 500 characters.').optional(),
 });
 
 export const bookingsRouter = router({

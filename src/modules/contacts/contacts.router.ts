@@ -7,8 +7,12 @@ import { ContactSchema } from './contacts.schemas.ts';
 import { listContacts } from './contacts.service.ts';
 
 export const ListContactsInputSchema = z.object({
-  kind: z.enum(['client', 'lead']).optional().describe('`client`: people who have booked; `lead`: details only.'),
-  q: z.string().max(200).optional().describe('Case-insensitive substring of the name or e-mail address.'),
+  kind: z.enum(['client', 'lead']).describe('`client`: people who have booked; `lead`: details only.').optional(),
+  q: z
+    .string()
+    .max(200)
+    .describe('Case-insensitive substring of the name or e-mail address (`%` and `_` match themselves).')
+    .optional(),
   offset: OffsetParam,
   limit: limitParam(50, 200),
 });

@@ -7,7 +7,7 @@ import { LeadSchema, LeadStatusSchema } from './leads.schemas.ts';
 import { listLeads } from './leads.service.ts';
 
 export const ListLeadsInputSchema = z.object({
-  status: LeadStatusSchema.optional().describe('Only leads in this pipeline status.'),
+  status: LeadStatusSchema.optional(),
   booked: booleanQueryParam('`true`: only leads that converted into a booking; `false`: only those that did not.').optional(),
   cursor: CursorParam,
   limit: limitParam(50, 100),
