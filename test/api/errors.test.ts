@@ -115,6 +115,14 @@ describe('error responses on /api/v2', () => {
     expect(res.body.message).toContain(target.required[0]);
   });
 
+  it('answers invalid query parameters with 400 and details naming them', async () => {
+    const res = await t.http.get('/api/v2/bookings?limit=500&status=lost').set(...bearer(user.token));
+    expectErrorBody(res, 400, 'Bad Request');
+    const paths = res.body.details.map((d: { path: string[] }) => d.path.join('.')).sort();
+    expect(paths).toEqual(['limit', 'status']);
+    for (const detail of res.body.details) expect(detail.message).toEqual(expect.any(String));
+  });
+
   it('answers an unauthenticated and a forbidden request with the same body shape', async () => {
     expectErrorBody(await t.http.get('/api/v2/me'), 401, 'Unauthorized');
     const narrow = await createUserWithToken(t.em(), { scopes: ['read:leads'] });
