@@ -27,15 +27,19 @@ export function BrandMark() {
   );
 }
 
-async function writeClipboard(text: string, fallbackInput: HTMLInputElement | null): Promise<boolean> {
+async function writeClipboard(text: string, fallbackTarget: HTMLElement | null): Promise<boolean> {
   try {
     await navigator.clipboard.writeText(text);
     return true;
   } catch {
     // Clipboard API unavailable (plain http on a non-local host): select the text and use the old command.
-    if (!fallbackInput) return false;
-    fallbackInput.focus();
-    fallbackInput.select();
+    if (!fallbackTarget) return false;
+    if (fallbackTarget instanceof HTMLInputElement) {
+      fallbackTarget.focus();
+      fallbackTarget.select();
+    } else {
+      window.getSelection()?.selectAllChildren(fallbackTarget);
+    }
     try {
       return document.execCommand('copy');
     } catch {
@@ -44,16 +48,21 @@ async function writeClipboard(text: string, fallbackInput: HTMLInputElement | nu
   }
 }
 
-/** A read-only value with a Copy button; the result is announced to screen readers. */
-export function CopyField({ value, label }: { value: string; label: string }) {
-  const inputRef = useRef<HTMLInputElement>(null);
+function useCopyStatus(): [string, (ok: boolean) => void] {
   const [status, setStatus] = useState('');
-  const id = useId();
   useEffect(() => {
     if (!status) return;
     const timer = setTimeout(() => setStatus(''), 4000);
     return () => clearTimeout(timer);
   }, [status]);
+  return [status, (ok) => setStatus(ok ? 'Copied' : 'Press Ctrl+C (or ⌘C) to copy the selected text')];
+}
+
+/** A read-only value with a Copy button; the result is announced to screen readers. */
+export function CopyField({ value, label }: { value: string; label: string }) {
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [status, report] = useCopyStatus();
+  const id = useId();
   return (
     <div className="field">
       <label htmlFor={id} className="label">
@@ -73,19 +82,39 @@ export function CopyField({ value, label }: { value: string; label: string }) {
         <button
           type="button"
           className="btn"
-          onClick={async () => {
-            const ok = await writeClipboard(value, inputRef.current);
-            setStatus(ok ? 'Copied to the clipboard.' : 'Press Ctrl+C (or ⌘C) to copy the selected text.');
-          }}
+          onClick={async () => report(await writeClipboard(value, inputRef.current))}
         >
           <CopyIcon />
           Copy<span className="visually-hidden"> {label}</span>
         </button>
+        <span className="copy-status" role="status">
+          {status}
+        </span>
       </div>
-      <span className="copy-status" role="status" aria-live="polite">
+    </div>
+  );
+}
+
+/** A short value shown as code with a small Copy button, for lists (e.g. an app's client ID). */
+export function CopyInline({ value, label }: { value: string; label: string }) {
+  const codeRef = useRef<HTMLElement>(null);
+  const [status, report] = useCopyStatus();
+  return (
+    <span className="copy-inline">
+      <code ref={codeRef}>{value}</code>
+      <button
+        type="button"
+        className="btn btn-small"
+        aria-label={`Copy ${label}`}
+        onClick={async () => report(await writeClipboard(value, codeRef.current))}
+      >
+        <CopyIcon />
+        Copy
+      </button>
+      <span className="copy-status" role="status">
         {status}
       </span>
-    </div>
+    </span>
   );
 }
 

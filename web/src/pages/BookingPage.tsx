@@ -151,7 +151,10 @@ function Booker({ eventType }: { eventType: EventTypeInfo }) {
                 <dt>What</dt>
                 <dd>{eventType.name}</dd>
                 <dt>When</dt>
-                <dd>{formatSlot({ start: step.booking.startAt, end: step.booking.endAt }, timeZone)}</dd>
+                <dd>
+                  {formatSlot({ start: step.booking.startAt, end: step.booking.endAt }, timeZone)}
+                  <span className="muted"> ({timeZone.replace(/_/g, ' ')})</span>
+                </dd>
                 <dt>With</dt>
                 <dd>{hostName}</dd>
                 {step.booking.invitee && (
@@ -339,35 +342,40 @@ function SlotPicker(props: {
               )}
             </p>
           )}
-          <div className="days">
+          <ul className="days" aria-label="Available times by day">
             {days.map((day) => {
               const daySlots = byDay.get(dateKey(day)) ?? [];
               return (
-                <section className="day" key={dateKey(day)} aria-label={formatDayLong(day)}>
-                  <h3>
-                    {formatWeekday(day)}
-                    <span className="day-date">{formatDayMonth(day)}</span>
+                <li className="day-row" key={dateKey(day)}>
+                  <h3 className="day-label">
+                    <span className="visually-hidden">{formatDayLong(day)}</span>
+                    <span aria-hidden="true">
+                      {formatWeekday(day)}
+                      <span className="day-date">{formatDayMonth(day)}</span>
+                    </span>
                   </h3>
                   {daySlots.length === 0 ? (
                     <p className="no-slots">No times</p>
                   ) : (
-                    daySlots.map((slot) => (
-                      <button
-                        type="button"
-                        className="slot"
-                        key={slot.start}
-                        data-testid="slot"
-                        aria-label={`Book ${longTimeFormat.format(new Date(slot.start))}`}
-                        onClick={() => props.onPick(slot)}
-                      >
-                        {timeFormat.format(new Date(slot.start))}
-                      </button>
-                    ))
+                    <div className="day-slots">
+                      {daySlots.map((slot) => (
+                        <button
+                          type="button"
+                          className="slot"
+                          key={slot.start}
+                          data-testid="slot"
+                          aria-label={`Book ${longTimeFormat.format(new Date(slot.start))}`}
+                          onClick={() => props.onPick(slot)}
+                        >
+                          {timeFormat.format(new Date(slot.start))}
+                        </button>
+                      ))}
+                    </div>
                   )}
-                </section>
+                </li>
               );
             })}
-          </div>
+          </ul>
         </>
       )}
 

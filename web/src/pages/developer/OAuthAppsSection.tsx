@@ -1,6 +1,6 @@
 import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
 import { api, errorMessage } from '../../api.ts';
-import { ConfirmAction, CopyField, ErrorNotice, formatDate, SecretReveal, Spinner } from '../../components/ui.tsx';
+import { ConfirmAction, CopyInline, ErrorNotice, formatDate, SecretReveal, Spinner } from '../../components/ui.tsx';
 import type { OAuthAppItem, OnSessionLost } from './types.ts';
 
 type Revealed = { title: string; clientId: string; clientSecret: string };
@@ -187,9 +187,11 @@ export function OAuthAppsSection({ canCreate, onSessionLost }: { canCreate: bool
                   }}
                 />
               ) : (
-                <>
-                  <CopyField label={`Client ID of ${app.name}`} value={app.clientId} />
-                  <dl className="meta">
+                <dl className="meta">
+                    <dt>Client ID</dt>
+                    <dd>
+                      <CopyInline label={`the client ID of ${app.name}`} value={app.clientId} />
+                    </dd>
                     <dt>Redirect URIs</dt>
                     <dd>
                       {app.redirectUris.map((uri) => (
@@ -201,7 +203,6 @@ export function OAuthAppsSection({ canCreate, onSessionLost }: { canCreate: bool
                     <dt>Created</dt>
                     <dd>{formatDate(app.createdAt)}</dd>
                   </dl>
-                </>
               )}
             </li>
           ))}

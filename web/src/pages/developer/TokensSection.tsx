@@ -243,7 +243,7 @@ function CreateTokenForm(props: {
       <h3 id="new-token-title">New personal access token</h3>
       {error && <ErrorNotice>{error}</ErrorNotice>}
       <div className="field">
-        <label htmlFor={ids.name}>Name</label>
+        <label htmlFor={ids.name}>Token name</label>
         <input
           id={ids.name}
           className="input"
