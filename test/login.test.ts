@@ -1,0 +1,211 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashToken } from '../src/lib/secrets.ts';
+import { resolveSession } from '../src/modules/auth/sessions.ts';
+import { startTestApp, type TestApp } from './helpers/app.ts';
+import { createPasswordUser, hiddenFields, mergeCookies, movableClock, type PasswordUser, signIn } from './oauth/support.ts';
+
+function cookieAttributes(setCookie: string | string[] | undefined, name: string): string {
+  const lines = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];
+  return lines.find((line) => line.startsWith(`${name}=`)) ?? '';
+}
+
+describe('first-party sign-in at /login', () => {
+  let t: TestApp;
+  let user: PasswordUser;
+  const clock = movableClock();
+  let addresses = 0;
+  const address = () => `192.0.2.${++addresses}`;
+
+  beforeAll(async () => {
+    t = await startTestApp({ clock });
+    user = await createPasswordUser(t.em());
+  });
+  afterAll(() => t.close());
+
+  async function loginForm(ip: string, next?: string) {
+    const res = await t.http.get(next ? `/login?next=${encodeURIComponent(next)}` : '/login').set('X-Forwarded-For', ip);
+    return { res, jar: mergeCookies('', res.headers['set-cookie']), fields: hiddenFields(res.text, 'login') };
+  }
+
+  async function attempt(email: string, password: string, ip = address(), next?: string) {
+    const form = await loginForm(ip, next);
+    return t.http
+      .post('/login')
+      .set('X-Forwarded-For', ip)
+      .set('Cookie', form.jar)
+      .type('form')
+      .send({ ...form.fields, email, password });
+  }
+
+  it('shows an accessible form with a CSRF token, on a page that cannot be framed or cached', async () => {
+    const { res, fields } = await loginForm(address());
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.headers['x-frame-options']).toBe('DENY');
+    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.text).toContain('<html lang="en">');
+    expect(res.text).toMatch(/<label for="email">/);
+    expect(res.text).toMatch(/<label for="password">/);
+    expect(res.text).toContain('autocomplete="current-password"');
+    expect(res.text).not.toMatch(/<script|<link/);
+    expect(fields).toEqual({ csrf: expect.stringMatching(/^lcsrf_/), next: '/login' });
+    const csrfCookie = cookieAttributes(res.headers['set-cookie'], 'login_csrf');
+    expect(csrfCookie).toMatch(/HttpOnly/);
+    expect(csrfCookie).toMatch(/SameSite=Lax/);
+  });
+
+  it('signs in: 303 to next, an HttpOnly SameSite=Lax session cookie, stored only as a hash', async () => {
+    const res = await attempt(user.email, user.password, address(), '/oauth/authorize?client_id=x');
+    expect(res.status).toBe(303);
+    expect(res.headers.location).toBe('/oauth/authorize?client_id=x');
+    const cookie = cookieAttributes(res.headers['set-cookie'], 'session');
+    expect(cookie).toMatch(/^session=ses_[a-z2-7]{52};/);
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+    expect(cookie).toMatch(/Path=\//);
+    expect(cookie).not.toMatch(/Secure/);
+    const value = /^session=([^;]+)/.exec(cookie)?.[1] ?? '';
+    const rows = await t.em().execute<{ id: string; id_hash: string }[]>('select id, id_hash from user_session where user_id = ?', [user.id]);
+    expect(rows.some((row) => row.id_hash === hashToken(value))).toBe(true);
+    expect(rows.some((row) => row.id === value || row.id_hash === value)).toBe(false);
+    expect((await resolveSession(t.em(), value, clock.now()))?.userId).toBe(user.id);
+  });
+
+  it('matches the e-mail address in any letter case', async () => {
+    expect((await attempt(user.email.toUpperCase(), user.password)).status).toBe(303);
+  });
+
+  it('refuses a wrong password or an unknown e-mail with the same message and no session', async () => {
+    const wrong = await attempt(user.email, 'not-the-password');
+    const unknown = await attempt('nobody@example.test', 'whatever');
+    for (const res of [wrong, unknown]) {
+      expect(res.status).toBe(401);
+      expect(res.text).toContain('The e-mail address or password is incorrect.');
+      expect(cookieAttributes(res.headers['set-cookie'], 'session')).toBe('');
+    }
+  });
+
+  it('refuses a POST without the form’s CSRF cookie or token with 403', async () => {
+    const ip = address();
+    const form = await loginForm(ip);
+    const noCookie = await t.http
+      .post('/login')
+      .set('X-Forwarded-For', ip)
+      .type('form')
+      .send({ ...form.fields, email: user.email, password: user.password });
+    expect(noCookie.status).toBe(403);
+    const wrongToken = await t.http
+      .post('/login')
+      .set('X-Forwarded-For', ip)
+      .set('Cookie', form.jar)
+      .type('form')
+      .send({ ...form.fields, csrf: 'lcsrf_forged', email: user.email, password: user.password });
+    expect(wrongToken.status).toBe(403);
+    expect(cookieAttributes(wrongToken.headers['set-cookie'], 'session')).toBe('');
+  });
+
+  it.each([
+    'https://evil.example.test/',
+    '//evil.example.test/path',
+    '/\\evil.example.test',
+    'javascript:alert(1)',
+  ])('does not redirect off the site: next=%s goes to /login', async (next) => {
+    const res = await attempt(user.email, user.password, address(), next);
+    expect(res.status).toBe(303);
+    expect(res.headers.location).toBe('/login');
+  });
+
+  it('starts a new session on every sign-in (no fixation)', async () => {
+    const a = await attempt(user.email, user.password);
+    const b = await attempt(user.email, user.password);
+    expect(cookieAttributes(a.headers['set-cookie'], 'session')).not.toBe(cookieAttributes(b.headers['set-cookie'], 'session'));
+  });
+
+  it('locks an e-mail address after 5 failures in 15 minutes, even for the right password, then lets it in again', async () => {
+    const victim = await createPasswordUser(t.em());
+    const start = clock.now();
+    try {
+      for (let i = 0; i < 5; i++) expect((await attempt(victim.email, `wrong-${i}`)).status).toBe(401);
+      const locked = await attempt(victim.email, victim.password);
+      expect(locked.status).toBe(429);
+      expect(locked.headers['retry-after']).toMatch(/^[1-9]\d*$/);
+      expect(locked.text).toContain('Too many failed sign-in attempts');
+      expect(cookieAttributes(locked.headers['set-cookie'], 'session')).toBe('');
+      // Others are not affected.
+      expect((await attempt(user.email, user.password)).status).toBe(303);
+      clock.advance(15 * 60 + 1);
+      expect((await attempt(victim.email, victim.password)).status).toBe(303);
+    } finally {
+      clock.set(start);
+    }
+  });
+
+  it('limits failures per client address: 20 in 15 minutes', async () => {
+    const ip = address();
+    for (let i = 0; i < 20; i++) expect((await attempt(`guess${i}@example.test`, 'x', ip)).status).toBe(401);
+    expect((await attempt(user.email, user.password, ip)).status).toBe(429);
+    expect((await attempt(user.email, user.password)).status).toBe(303);
+  });
+
+  it('shows who is signed in, follows next when signed in, and signs out with the CSRF token', async () => {
+    const cookie = await signIn(t.http, user);
+    const page = await t.http.get('/login').set('Cookie', cookie);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(user.email);
+    const forward = await t.http.get('/login?next=%2Fapp%2Fsettings').set('Cookie', cookie);
+    expect(forward.status).toBe(303);
+    expect(forward.headers.location).toBe('/app/settings');
+
+    const csrf = hiddenFields(page.text).csrf ?? '';
+    const forged = await t.http.post('/logout').set('Cookie', cookie).type('form').send({ csrf: 'nope' });
+    expect(forged.status).toBe(403);
+    expect((await t.http.get('/login').set('Cookie', cookie).then((r) => r.text)).includes(user.email)).toBe(true);
+
+    const out = await t.http.post('/logout').set('Cookie', cookie).type('form').send({ csrf });
+    expect(out.status).toBe(303);
+    expect(out.headers.location).toBe('/login');
+    expect(cookieAttributes(out.headers['set-cookie'], 'session')).toMatch(/Expires=Thu, 01 Jan 1970|Max-Age=0/);
+    const after = await t.http.get('/login').set('Cookie', cookie);
+    expect(after.text).toContain('id="login"');
+    const value = cookie.match(/session=([^;]+)/)?.[1];
+    expect(await resolveSession(t.em(), value, clock.now())).toBeNull();
+  });
+
+  it('ends sessions after 7 days', async () => {
+    const cookie = await signIn(t.http, user);
+    const value = cookie.match(/session=([^;]+)/)?.[1];
+    expect(await resolveSession(t.em(), value, new Date(clock.now().getTime() + 6 * 24 * 3600 * 1000))).not.toBeNull();
+    expect(await resolveSession(t.em(), value, new Date(clock.now().getTime() + 7 * 24 * 3600 * 1000 + 1000))).toBeNull();
+  });
+});
+
+describe('sign-in cookies on an https SITE_URL', () => {
+  let t: TestApp;
+  let user: PasswordUser;
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { SITE_URL: 'https://sched.example.test' } });
+    user = await createPasswordUser(t.em());
+  });
+  afterAll(() => t.close());
+
+  it('marks the cookies Secure and uses the __Host- prefix', async () => {
+    const form = await t.http.get('/login');
+    const csrfCookie = cookieAttributes(form.headers['set-cookie'], '__Host-login_csrf');
+    expect(csrfCookie).toMatch(/Secure/);
+    const res = await t.http
+      .post('/login')
+      .set('Cookie', mergeCookies('', form.headers['set-cookie']))
+      .type('form')
+      .send({ ...hiddenFields(form.text, 'login'), email: user.email, password: user.password });
+    expect(res.status).toBe(303);
+    const session = cookieAttributes(res.headers['set-cookie'], '__Host-session');
+    expect(session).toMatch(/Secure/);
+    expect(session).toMatch(/HttpOnly/);
+    expect(session).toMatch(/SameSite=Lax/);
+    expect(session).toMatch(/Path=\//);
+    expect(session).not.toMatch(/Domain=/);
+  });
+});
