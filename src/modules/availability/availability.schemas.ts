@@ -22,16 +22,16 @@ export const AvailabilityInputSchema = z
     eventTypeId: z.string().min(1).max(64).describe('The event type to compute slots for.'),
     from: dateTimeQueryParam('Start of the window: slots start at or after this instant.'),
     to: dateTimeQueryParam(`End of the window, after \`from\` and at most ${MAX_WINDOW_DAYS} days later: slots end at or before it.`),
-    tz: TimeZoneSchema.optional().describe(
-      'IANA time zone the returned date-times are written in (their offset); default UTC. It does not change which slots exist: those follow the owner’s schedule in the owner’s time zone.',
-    ),
+    tz: TimeZoneSchema.describe(
+      'IANA time zone the returned date-times are written in (their offset); default UTC. It does not change which slots exist: those follow the hosts’ schedules in their own time zones.',
+    ).optional(),
     duration: z.coerce
       .number()
       .int()
       .min(1)
       .max(1440)
-      .optional()
-      .describe('Minutes; one of the event type’s `durationsMin` (default: the first one).'),
+      .describe('Minutes; one of the event type’s `durationsMin` (default: the first one).')
+      .optional(),
   })
   .superRefine((input, issues) => {
     const from = Date.parse(input.from);
