@@ -83,59 +83,9 @@ export async function createBooking(
 async function bookSlot(tx: EntityManager, input: CreateBookingInput, options: CreateBookingOptions): Promise<Booking> {
   const eventType = await findSlotEventType(tx, input.eventTypeId, options.caller.kind === 'owner' ? options.caller.userId : undefined);
   if (!eventType) throw notFound('Event type');
-  if (!eventType.active) {
-    throw new DomainError('conflict', 'This event type is inactive and does not accept bookings.');
-  }
-  if (!eventType.durationsMin.includes(input.durationMin)) {
-    throw new DomainError(
-      'conflict',
-      `This event type does not offer ${input.durationMin}-minute bookings; its durations are ${eventType.durationsMin.join(', ')} minutes.`,
-    );
-  }
-  const start = Date.parse(input.start);
-  const end = start + input.durationMin * MINUTE;
-
-  const hosts = await loadHosts(tx, eventType);
-  const availability = await loadHostAvailability(tx, eventType, hosts, start, end);
-  const rules = slotRules(eventType, input.durationMin, options.now, start, end);
-  const offered = computeHostSlots(rules, availability, hostMode(eventType.kind)).find(
-    (slot) => slot.start === start && slot.end === end,
-  );
-  if (!offered) throw explainUnavailable(eventType, availability, rules, start);
-
-  const busyStart = new Date(start - eventType.bufferBeforeMin * MINUTE);
-  const busyEnd = new Date(end + eventType.bufferAfterMin * MINUTE);
-  const slot: BlockSlot = { eventTypeId: eventType.id, start: new Date(start), end: new Date(end), busyStart, busyEnd, createdAt: options.now };
-
-  let hostId: string;
-  let blockIds: string[];
-  switch (eventType.kind) {
-    case 'one_on_one': {
-      hostId = offered.hostIds[0]!;
-      blockIds = [await insertBlock(tx, hostId, slot)];
-      break;
-    }
-    case 'group': {
-      hostId = offered.hostIds[0]!;
-      blockIds = [await joinOrInsertGroupBlock(tx, hostId, slot, eventType.seatsPerSlot)];
-      break;
-    }
-    case 'round_robin': {
-      const ordered = await leastRecentlyBookedFirst(tx, eventType.id, offered.hostIds);
-      const assigned = await insertBlockForFirstFreeHost(tx, ordered, slot);
-      if (!assigned) throw slotTaken();
-      hostId = assigned.hostId;
-      blockIds = [assigned.blockId];
-      break;
-    }
-    case 'collective': {
-      // Every host or none: a conflict on any block aborts the transaction (23P01 -> 409).
-      blockIds = [];
-      for (const id of [...offered.hostIds].sort()) blockIds.push(await insertBlock(tx, id, slot));
-      hostId = offered.hostIds.includes(eventType.ownerId) ? eventType.ownerId : [...offered.hostIds].sort()[0]!;
-      break;
-    }
-  }
+  assertBookable(eventType, input.durationMin);
+  const slot = await reserveSlot(tx, eventType, Date.parse(input.start), input.durationMin, options.now);
+  const { hostId, blockIds } = slot;
 
   const bookingId = newId();
   const now = options.now;
@@ -179,6 +129,91 @@ async function bookSlot(tx: EntityManager, input: CreateBookingInput, options: C
     [bookingId],
   );
   return toBookingDto(row!);
+}
+
+/** Step 2's refusals: an inactive event type, or a duration it does not offer (409). */
+export function assertBookable(eventType: SlotEventType, durationMin: number): void {
+  if (!eventType.active) {
+    throw new DomainError('conflict', 'This event type is inactive and does not accept bookings.');
+  }
+  if (!eventType.durationsMin.includes(durationMin)) {
+    throw new DomainError(
+      'conflict',
+      `This event type does not offer ${durationMin}-minute bookings; its durations are ${eventType.durationsMin.join(', ')} minutes.`,
+    );
+  }
+}
+
+export interface ReservedSlot {
+  start: Date;
+  end: Date;
+  /** The booking's host: the owner, the assigned round-robin host, or the owner among collective hosts. */
+  hostId: string;
+  /** The busy blocks the booking takes a seat in (one per host). */
+  blockIds: string[];
+}
+
+/**
+ * Steps 3 and 4, shared with rescheduling: re-runs the slot engine for exactly this slot (409 when it would
+ * not be offered) and writes or joins the host's busy block(s). A round-robin `preferredHostId` (the host
+ * a rescheduled booking already has) goes first when it is free.
+ */
+export async function reserveSlot(
+  tx: EntityManager,
+  eventType: SlotEventType,
+  start: number,
+  durationMin: number,
+  now: Date,
+  preferredHostId?: string,
+): Promise<ReservedSlot> {
+  const end = start + durationMin * MINUTE;
+
+  const hosts = await loadHosts(tx, eventType);
+  const availability = await loadHostAvailability(tx, eventType, hosts, start, end);
+  const rules = slotRules(eventType, durationMin, now, start, end);
+  const offered = computeHostSlots(rules, availability, hostMode(eventType.kind)).find(
+    (slot) => slot.start === start && slot.end === end,
+  );
+  if (!offered) throw explainUnavailable(eventType, availability, rules, start);
+
+  const busyStart = new Date(start - eventType.bufferBeforeMin * MINUTE);
+  const busyEnd = new Date(end + eventType.bufferAfterMin * MINUTE);
+  const slot: BlockSlot = { eventTypeId: eventType.id, start: new Date(start), end: new Date(end), busyStart, busyEnd, createdAt: now };
+
+  let hostId: string;
+  let blockIds: string[];
+  switch (eventType.kind) {
+    case 'one_on_one': {
+      hostId = offered.hostIds[0]!;
+      blockIds = [await insertBlock(tx, hostId, slot)];
+      break;
+    }
+    case 'group': {
+      hostId = offered.hostIds[0]!;
+      blockIds = [await joinOrInsertGroupBlock(tx, hostId, slot, eventType.seatsPerSlot)];
+      break;
+    }
+    case 'round_robin': {
+      const ordered = await leastRecentlyBookedFirst(tx, eventType.id, offered.hostIds);
+      if (preferredHostId !== undefined && ordered.includes(preferredHostId)) {
+        ordered.splice(ordered.indexOf(preferredHostId), 1);
+        ordered.unshift(preferredHostId);
+      }
+      const assigned = await insertBlockForFirstFreeHost(tx, ordered, slot);
+      if (!assigned) throw slotTaken();
+      hostId = assigned.hostId;
+      blockIds = [assigned.blockId];
+      break;
+    }
+    case 'collective': {
+      // Every host or none: a conflict on any block aborts the transaction (23P01 -> 409).
+      blockIds = [];
+      for (const id of [...offered.hostIds].sort()) blockIds.push(await insertBlock(tx, id, slot));
+      hostId = offered.hostIds.includes(eventType.ownerId) ? eventType.ownerId : [...offered.hostIds].sort()[0]!;
+      break;
+    }
+  }
+  return { start: slot.start, end: slot.end, hostId, blockIds };
 }
 
 interface BlockSlot {
@@ -275,7 +310,7 @@ async function convertLeads(tx: EntityManager, eventTypeId: string, email: strin
   );
 }
 
-function slotTaken(): DomainError {
+export function slotTaken(): DomainError {
   return new DomainError('conflict', 'That slot was just taken. Pick another slot from /availability.');
 }
 
