@@ -156,7 +156,7 @@ export async function oauthRoutes(app: FastifyInstance, options: OAuthRoutesOpti
     const userinfoHandler = async (request: FastifyRequest, reply: FastifyReply) => {
       allowCrossOrigin(noStore(reply));
       const challenge = (code?: string, description?: string) => {
-        const params = ['realm="oauth"'];
+        const params = ['realm="oauth"', `resource_metadata="${siteUrl}${PROTECTED_RESOURCE_METADATA_PATH}"`];
         if (code) params.push(`error="${code}"`);
         if (code && description) params.push(`error_description="${safeDescription(description)}"`);
         reply.header('WWW-Authenticate', `Bearer ${params.join(', ')}`);

@@ -64,6 +64,21 @@ describe('RFC 8414 authorization server metadata', () => {
     }
   });
 
+  it('lets browser-based clients read discovery and call the token endpoints cross-origin (no credentials)', async () => {
+    const metadata = await t.http.get('/.well-known/oauth-authorization-server').set('Origin', 'https://inspector.example');
+    expect(metadata.headers['access-control-allow-origin']).toBe('*');
+    expect(metadata.headers['access-control-allow-credentials']).toBeUndefined();
+    const preflight = await t.http
+      .options('/oauth/token')
+      .set('Origin', 'https://inspector.example')
+      .set('Access-Control-Request-Method', 'POST');
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe('*');
+    expect(preflight.headers['access-control-allow-methods']).toContain('POST');
+    const token = await t.http.post('/oauth/token').set('Origin', 'https://inspector.example').type('form').send({});
+    expect(token.headers['access-control-allow-origin']).toBe('*');
+  });
+
   it('has no empty member (RFC 8414 §3.2)', async () => {
     const { body } = await t.http.get('/.well-known/oauth-authorization-server');
     expectNoEmptyValues(body);

@@ -142,6 +142,22 @@ describe('POST /oauth/register (RFC 7591)', () => {
     expect(html).toContain('<strong>phish.example.test</strong>');
   });
 
+  it('escapes the self-chosen name on the consent screen', async () => {
+    const res = await register({ client_name: '<script>alert("x")</script>', redirect_uris: ['https://x.example.test/cb'] });
+    expect(res.status).toBe(201);
+    const user = await createPasswordUser(t.em());
+    const cookie = await signIn(t.http, user);
+    const { html } = await openConsent(t.http, cookie, {
+      response_type: 'code',
+      client_id: res.body.client_id,
+      scope: 'read:profile',
+      code_challenge: pkcePair().challenge,
+      code_challenge_method: 'S256',
+    });
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
+  });
+
   it('limits registrations per client address: 20 an hour, then 429 slow_down with Retry-After', async () => {
     const ip = address();
     for (let i = 0; i < 20; i++) {

@@ -51,7 +51,9 @@ describe('GET/POST /oauth/userinfo (OpenID Connect Core §5.3)', () => {
   it('answers no credentials with 401 and a bare Bearer challenge', async () => {
     const res = await t.http.get('/oauth/userinfo');
     expect(res.status).toBe(401);
-    expect(res.headers['www-authenticate']).toBe('Bearer realm="oauth"');
+    expect(res.headers['www-authenticate']).toBe(
+      'Bearer realm="oauth", resource_metadata="http://localhost:3000/.well-known/oauth-protected-resource"',
+    );
     expect(res.headers['cache-control']).toBe('no-store');
   });
 
@@ -66,7 +68,7 @@ describe('GET/POST /oauth/userinfo (OpenID Connect Core §5.3)', () => {
       for (const token of [expired.access_token, revoked.access_token, `oat_${'a'.repeat(52)}`, 'nope', expired.refresh_token, pat.token]) {
         const res = await t.http.get('/oauth/userinfo').set(...bearer(token));
         expect(res.status, token.slice(0, 8)).toBe(401);
-        expect(res.headers['www-authenticate']).toMatch(/^Bearer realm="oauth", error="invalid_token"/);
+        expect(res.headers['www-authenticate']).toMatch(/^Bearer realm="oauth", resource_metadata="[^"]+", error="invalid_token"/);
         expect(res.body.error).toBe('invalid_token');
       }
     } finally {
