@@ -1,0 +1,251 @@
+/**
+ * The yardstick: the fastest plain server doing the same work as the service for GET /me, GET /bookings and
+ * GET /contacts. Fastify with the plain pg driver and named prepared statements, no ORM, no tRPC, no zod:
+ * per request it hashes the bearer token and looks it up (with the user's plan), bumps the rate-limit counter
+ * with the very statement rate-limiter-flexible's RateLimiterPostgres runs, checks the scope, runs the same SQL
+ * as the service and writes the same JSON and rate-limit headers.
+ *
+ * Keep the SQL here in step with the services (src/modules/bookings, src/modules/contacts): the ratio means
+ * something only while both sides do the same work.
+ */
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import pg from 'pg';
+import { sortKeySql } from '../src/lib/keyset.ts';
+import { BOOKING_ROW_COLUMNS, type BookingRow, toBookingDto } from '../src/modules/bookings/bookings.schemas.ts';
+
+const url = process.env.BENCH_DATABASE_URL;
+if (!url || !process.send) throw new Error('bench/baseline-server.ts is started by bench/run.ts');
+
+// The same pool sizes as the service: the ORM's pool of 20 and the rate-limit counters' own pool of 5.
+const pool = new pg.Pool({ connectionString: url, max: 20 });
+const counterPool = new pg.Pool({ connectionString: url, max: 5 });
+const RATE_LIMIT = 1_000_000_000;
+const WINDOW_MS = 60_000;
+const LAST_USED_PRECISION_MS = 60_000;
+
+interface Principal {
+  userId: string;
+  tokenId: string;
+  scopes: string[];
+}
+
+class HttpError extends Error {
+  readonly status: number;
+  readonly title: string;
+  constructor(status: number, title: string, message: string) {
+    super(message);
+    this.status = status;
+    this.title = title;
+  }
+}
+
+const TOKEN = /^Bearer[ ]+(pat_[a-z2-7]{52})[ ]*$/i;
+
+async function authenticate(request: FastifyRequest, reply: FastifyReply, scope: string): Promise<Principal> {
+  const header = request.headers.authorization;
+  const match = typeof header === 'string' ? TOKEN.exec(header) : null;
+  if (!match?.[1]) throw new HttpError(401, 'Unauthorized', 'The access token is invalid, expired or revoked.');
+  const hash = createHash('sha256').update(match[1]).digest('hex');
+  const { rows } = await pool.query<{
+    id: string;
+    user_id: string;
+    scopes: string[];
+    expires_at: Date | null;
+    revoked_at: Date | null;
+    last_used_at: Date | null;
+    plan: string;
+  }>({
+    name: 'token',
+    text: `select t.id, t.user_id, t.scopes, t.expires_at, t.revoked_at, t.last_used_at, u.plan
+             from personal_access_token t join app_user u on u.id = t.user_id
+            where t.token_hash = $1`,
+    values: [hash],
+  });
+  const row = rows[0];
+  const now = Date.now();
+  if (!row || row.revoked_at || (row.expires_at && row.expires_at.getTime() <= now) || row.plan !== 'team') {
+    throw new HttpError(401, 'Unauthorized', 'The access token is invalid, expired or revoked.');
+  }
+  if (!row.last_used_at || now - row.last_used_at.getTime() > LAST_USED_PRECISION_MS) {
+    await pool.query({
+      name: 'token-used',
+      text: 'update personal_access_token set last_used_at = $1 where id = $2',
+      values: [new Date(now), row.id],
+    });
+  }
+  // The counter: rate-limiter-flexible's own upsert (RateLimiterPostgres._upsert), one row per token.
+  const counter = await counterPool.query<{ points: number; expire: string }>({
+    name: 'rlflx-upsert',
+    text: `insert into "rate_limit" values ($1, $2, $3)
+             on conflict(key) do update set
+               points = case when ("rate_limit".expire <= $4 or 1=0) then $2 else "rate_limit".points + ($2) end,
+               expire = case when "rate_limit".expire <= $4 then $3 else "rate_limit".expire end
+           returning points, expire`,
+    values: [`baseline:pat:${row.id}`, 1, now + WINDOW_MS, now],
+  });
+  const points = counter.rows[0]!.points;
+  const expire = Number(counter.rows[0]!.expire);
+  reply.header('X-RateLimit-Limit', String(RATE_LIMIT));
+  reply.header('X-RateLimit-Remaining', String(Math.max(0, RATE_LIMIT - points)));
+  reply.header('X-RateLimit-Reset', String(Math.ceil(expire / 1000)));
+  reply.header('Cache-Control', 'no-store');
+  if (points > RATE_LIMIT) throw new HttpError(429, 'Too Many Requests', 'Rate limit exceeded.');
+  if (!row.scopes.includes(scope)) throw new HttpError(403, 'Forbidden', `This token lacks the "${scope}" scope.`);
+  return { userId: row.user_id, tokenId: row.id, scopes: row.scopes };
+}
+
+function intParam(value: unknown, name: string, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < min || number > max) {
+    throw new HttpError(400, 'Bad Request', `${name} must be an integer from ${min} to ${max}.`);
+  }
+  return number;
+}
+
+// Cursors signed like the service's (HMAC-SHA256 over what the cursor is bound to), with node:crypto.
+const CURSOR_KEY = randomBytes(32);
+
+function cursorTag(userId: string, payload: string): Buffer {
+  return createHmac('sha256', CURSOR_KEY).update(userId).update('\0').update(payload).digest();
+}
+
+function encodeCursor(userId: string, key: string, id: string): string {
+  const payload = JSON.stringify([key, id]);
+  return Buffer.concat([Buffer.from(payload), cursorTag(userId, payload)]).toString('base64url');
+}
+
+function decodeCursor(userId: string, cursor: string): [string, string] {
+  const bytes = Buffer.from(cursor, 'base64url');
+  const payload = bytes.subarray(0, Math.max(0, bytes.length - 32)).toString('utf8');
+  const tag = bytes.subarray(bytes.length - 32);
+  try {
+    if (tag.length !== 32 || !timingSafeEqual(tag, cursorTag(userId, payload))) throw new Error('bad tag');
+    const [key, id] = JSON.parse(payload) as [string, string];
+    if (typeof key !== 'string' || typeof id !== 'string') throw new Error('bad cursor');
+    return [key, id];
+  } catch {
+    throw new HttpError(400, 'Bad Request', 'cursor is not valid.');
+  }
+}
+
+const app = Fastify({ logger: false });
+
+app.setErrorHandler((error, _request, reply) => {
+  if (error instanceof HttpError) {
+    return reply
+      .code(error.status)
+      .send({ title: error.title, message: error.message, ...(error.status === 400 ? { details: [] } : {}) });
+  }
+  return reply.code(500).send({ title: 'Internal Server Error', message: 'An unexpected error occurred.' });
+});
+
+app.get('/me', async (request, reply) => {
+  const principal = await authenticate(request, reply, 'read:profile');
+  const { rows } = await pool.query({
+    name: 'me',
+    text: 'select id, email, name, slug, timezone from app_user where id = $1',
+    values: [principal.userId],
+  });
+  const user = rows[0];
+  if (!user) throw new HttpError(404, 'Not Found', 'User not found.');
+  return { id: user.id, email: user.email, name: user.name, slug: user.slug, timezone: user.timezone };
+});
+
+app.get('/bookings', async (request, reply) => {
+  const principal = await authenticate(request, reply, 'read:bookings');
+  const query = request.query as Record<string, string | undefined>;
+  const limit = intParam(query.limit, 'limit', 50, 1, 100);
+  const after = query.cursor ? decodeCursor(principal.userId, query.cursor) : null;
+  const select = `select ${BOOKING_ROW_COLUMNS}, ${sortKeySql('b.start_at')} as sort_key
+                    from booking b join event_type et on et.id = b.event_type_id`;
+  const { rows } = await pool.query<BookingRow & { sort_key: string }>(
+    after
+      ? {
+          name: 'bookings-after',
+          text: `${select} where b.owner_id = $1 and (b.start_at, b.id) < ($2::timestamptz, $3)
+                  order by b.start_at desc, b.id desc limit $4`,
+          values: [principal.userId, after[0], after[1], limit + 1],
+        }
+      : {
+          name: 'bookings-first',
+          text: `${select} where b.owner_id = $1 order by b.start_at desc, b.id desc limit $2`,
+          values: [principal.userId, limit + 1],
+        },
+  );
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    data: page.map(toBookingDto),
+    nextCursor: rows.length > limit && last ? encodeCursor(principal.userId, last.sort_key, last.id) : null,
+  };
+});
+
+interface ContactRow {
+  email: string;
+  name: string | null;
+  kind: 'client' | 'lead';
+  status: string;
+  meetings: number;
+  no_shows: number;
+  last_activity_at: Date | null;
+  first_seen_at: Date | null;
+  total: string;
+}
+
+app.get('/contacts', async (request, reply) => {
+  const principal = await authenticate(request, reply, 'read:contacts');
+  const query = request.query as Record<string, string | undefined>;
+  const limit = intParam(query.limit, 'limit', 50, 1, 200);
+  const offset = intParam(query.offset, 'offset', 0, 0, 1_000_000_000);
+  const q = query.q?.trim().toLowerCase();
+  const pattern = q ? `%${q.replace(/[\\%_]/g, '\\$&')}%` : null;
+  const where = `owner_id = $1 and ($2::text is null or search_text like $2)`;
+  const { rows } = await pool.query<ContactRow>({
+    name: 'contacts',
+    text: `select email, name, kind, status, meetings, no_shows, last_activity_at, first_seen_at,
+                  (select count(*) from contact where ${where}) as total
+             from contact where ${where}
+            order by last_activity_at desc nulls last, email_key
+            limit $3 offset $4`,
+    values: [principal.userId, pattern, limit, offset],
+  });
+  let total = rows[0] ? Number(rows[0].total) : null;
+  if (total === null) {
+    const count = await pool.query<{ total: string }>({
+      name: 'contacts-count',
+      text: `select count(*) as total from contact where ${where}`,
+      values: [principal.userId, pattern],
+    });
+    total = Number(count.rows[0]!.total);
+  }
+  return {
+    data: rows.map((row) => ({
+      email: row.email,
+      name: row.name,
+      kind: row.kind,
+      status: row.status,
+      meetings: row.meetings,
+      noShows: row.no_shows,
+      lastActivityAt: row.last_activity_at?.toISOString() ?? null,
+      firstSeenAt: row.first_seen_at?.toISOString() ?? null,
+    })),
+    total,
+    nextOffset: offset + limit < total ? offset + limit : null,
+  };
+});
+
+await app.listen({ port: 0, host: '127.0.0.1' });
+const address = app.server.address();
+process.send({ port: typeof address === 'object' && address ? address.port : 0 });
+
+process.on('message', (message) => {
+  if (message !== 'stop') return;
+  void (async () => {
+    await app.close();
+    await Promise.all([pool.end(), counterPool.end()]);
+    process.exit(0);
+  })();
+});
+process.on('disconnect', () => process.exit(0));

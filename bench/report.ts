@@ -1,0 +1,158 @@
+/** Turning measurements into the table on stdout, the target verdicts and the JSON results file (pure). */
+import type { Surface } from './scenarios.ts';
+
+export interface Measurement {
+  work: string;
+  label: string;
+  surface: Surface;
+  /** Why it was not measured (route missing, probe failed, …); absent when measured. */
+  skipped?: string;
+  /** Successful (2xx) responses per second. */
+  rps?: number;
+  p50?: number;
+  p90?: number;
+  p99?: number;
+  max?: number;
+  ok?: number;
+  non2xx?: number;
+  errors?: number;
+  statusCodes?: Record<string, number>;
+  /** rps divided by the baseline's rps for the same work in the same run. */
+  ratio?: number;
+  /** 1-minute load average when the measurement started: a hint of noise from other processes. */
+  load?: number;
+}
+
+export interface TargetVerdict {
+  target: string;
+  subject: string;
+  value: string;
+  met: boolean;
+}
+
+export const TARGETS = {
+  minRatio: 0.6,
+  contactsFirstP50Ms: 50,
+  maxP99Ms: 100,
+  availabilityP99Ms: 50,
+  /** A deep cursor page counts as "as fast as the first" within this share of its throughput. */
+  deepPageMinShare: 0.9,
+};
+
+/** Sets each measurement's ratio to the baseline of the same work. */
+export function attachRatios(measurements: Measurement[]): void {
+  for (const m of measurements) {
+    if (m.surface === 'baseline' || m.rps === undefined) continue;
+    const base = measurements.find((b) => b.work === m.work && b.surface === 'baseline' && b.rps !== undefined);
+    if (base?.rps) m.ratio = m.rps / base.rps;
+  }
+}
+
+export function evaluateTargets(measurements: Measurement[]): TargetVerdict[] {
+  const verdicts: TargetVerdict[] = [];
+  const measured = measurements.filter((m) => m.rps !== undefined && m.surface !== 'baseline');
+  for (const m of measured) {
+    const subject = `${m.label} [${m.surface}]`;
+    if (m.ratio !== undefined) {
+      verdicts.push({
+        target: `throughput ≥ ${TARGETS.minRatio} × baseline`,
+        subject,
+        value: m.ratio.toFixed(2),
+        met: m.ratio >= TARGETS.minRatio,
+      });
+    }
+    if (m.p99 !== undefined) {
+      verdicts.push({ target: `p99 ≤ ${TARGETS.maxP99Ms} ms`, subject, value: `${m.p99} ms`, met: m.p99 <= TARGETS.maxP99Ms });
+    }
+    if (m.work === 'contacts.first' && m.p50 !== undefined) {
+      verdicts.push({
+        target: `p50 < ${TARGETS.contactsFirstP50Ms} ms`,
+        subject,
+        value: `${m.p50} ms`,
+        met: m.p50 < TARGETS.contactsFirstP50Ms,
+      });
+    }
+    if (m.work === 'availability' && m.p99 !== undefined) {
+      verdicts.push({
+        target: `p99 < ${TARGETS.availabilityP99Ms} ms`,
+        subject,
+        value: `${m.p99} ms`,
+        met: m.p99 < TARGETS.availabilityP99Ms,
+      });
+    }
+    if (m.work === 'bookings.deep') {
+      const first = measured.find((f) => f.work === 'bookings.first' && f.surface === m.surface);
+      if (first?.rps && m.rps !== undefined) {
+        const share = m.rps / first.rps;
+        verdicts.push({
+          target: `deep page ≥ ${TARGETS.deepPageMinShare} × first page throughput`,
+          subject: `GET /bookings [${m.surface}]`,
+          value: share.toFixed(2),
+          met: share >= TARGETS.deepPageMinShare,
+        });
+      }
+    }
+    if (m.work === 'bookings.create') {
+      const conflicts = m.statusCodes?.['409'] ?? 0;
+      verdicts.push({ target: 'no 409 when every POST books a distinct slot', subject, value: String(conflicts), met: conflicts === 0 });
+    }
+  }
+  return verdicts;
+}
+
+const integer = (n: number | undefined) => (n === undefined ? '' : Math.round(n).toLocaleString('en-US'));
+const ms = (n: number | undefined) => (n === undefined ? '' : String(Math.round(n * 10) / 10));
+
+export function renderTable(rows: string[][], header: string[]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i <= 1 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+export function measurementTable(measurements: Measurement[]): string {
+  const rows = measurements.map((m) => {
+    if (m.skipped) return [m.label, m.surface, '', '', '', '', '', `skipped: ${m.skipped}`];
+    const failures = (m.non2xx ?? 0) + (m.errors ?? 0);
+    const codes = Object.entries(m.statusCodes ?? {})
+      .filter(([code]) => !code.startsWith('2'))
+      .map(([code, count]) => `${code}×${count}`)
+      .join(' ');
+    return [
+      m.label,
+      m.surface,
+      integer(m.rps),
+      ms(m.p50),
+      ms(m.p99),
+      failures ? `${failures}${codes ? ` (${codes})` : ''}` : '0',
+      m.ratio === undefined ? '' : m.ratio.toFixed(2),
+      m.load === undefined ? '' : `load ${m.load.toFixed(1)}`,
+    ];
+  });
+  return renderTable(rows, ['endpoint', 'surface', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', '×baseline', 'note']);
+}
+
+export function verdictTable(verdicts: TargetVerdict[]): string {
+  return renderTable(
+    verdicts.map((v) => [v.met ? 'met' : 'MISSED', v.target, v.value, v.subject]),
+    ['', 'target', 'value', 'endpoint'],
+  );
+}
+
+/** A markdown table of the same figures, for the README's performance section. */
+export function markdownTable(measurements: Measurement[]): string {
+  const lines = [
+    '| Endpoint | Surface | req/s | p50 ms | p99 ms | × baseline |',
+    '|---|---|---:|---:|---:|---:|',
+  ];
+  for (const m of measurements) {
+    if (m.skipped) {
+      lines.push(`| ${m.label} | ${m.surface} | skipped: ${m.skipped} | | | |`);
+      continue;
+    }
+    lines.push(
+      `| ${m.label} | ${m.surface} | ${integer(m.rps)} | ${ms(m.p50)} | ${ms(m.p99)} | ${m.ratio === undefined ? '' : m.ratio.toFixed(2)} |`,
+    );
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,374 @@
+/**
+ * `npm run bench`: how close the service comes to a hand-written server doing the same work, and where the time goes.
+ *
+ *   npm run bench -- [--duration=10] [--warmup=3] [--connections=50] [--only=me,bookings] [--rebuild]
+ *                    [--dataset-only] [--explain] [--profile]
+ *
+ * (or BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_ONLY). The database is DATABASE_URL's server, or
+ * an embedded PostgreSQL under .data/bench; the data set lives in its own database, bench_data, built once
+ * (a few minutes) and reused. The service (buildApp, as in production) and the baseline each run in a child
+ * process of their own; autocannon runs here, loading one server at a time, against 127.0.0.1 only. For each
+ * unit of work the baseline, /api/v2 and /trpc are measured back to back, so that the ratios compare figures
+ * taken under the same conditions. Results: a table on stdout and bench/results/<time>.json (git-ignored).
+ * --explain prints EXPLAIN ANALYZE of the list queries; --profile writes a CPU profile of the service process
+ * (bench/results/profiles/) and prints where its time went.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon, { type AutocannonResult } from 'autocannon';
+import { startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
+import { databaseUrl } from '../test/helpers/database-url.ts';
+import { BENCH_DATABASE, type BenchFixture, ensureDataset, withClient } from './dataset.ts';
+import { explainQueries } from './explain.ts';
+import { summarizeProfile } from './profile-summary.ts';
+import {
+  attachRatios,
+  evaluateTargets,
+  markdownTable,
+  type Measurement,
+  measurementTable,
+  verdictTable,
+} from './report.ts';
+import {
+  BOOKINGS_PAGE,
+  createBookingSource,
+  DEEP_PAGES,
+  type Prepared,
+  readRouter,
+  type RouterProcedure,
+  SURFACES,
+  type Surface,
+  type Target,
+  targetFor,
+  type Work,
+  WORKS,
+} from './scenarios.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const resultsDir = path.join(here, 'results');
+
+interface Options {
+  duration: number;
+  warmup: number;
+  connections: number;
+  only: string[];
+  rebuild: boolean;
+  datasetOnly: boolean;
+  explain: boolean;
+  profile: boolean;
+}
+
+function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
+  const flag = (name: string) => argv.includes(`--${name}`);
+  const value = (name: string, envName: string, fallback: string) =>
+    argv.find((arg) => arg.startsWith(`--${name}=`))?.split('=')[1] ?? env[envName] ?? fallback;
+  const number = (name: string, envName: string, fallback: number) => {
+    const parsed = Number(value(name, envName, String(fallback)));
+    if (!Number.isFinite(parsed) || parsed < 0) throw new Error(`--${name} must be a non-negative number`);
+    return parsed;
+  };
+  return {
+    duration: number('duration', 'BENCH_DURATION', 10),
+    warmup: number('warmup', 'BENCH_WARMUP', 3),
+    connections: number('connections', 'BENCH_CONNECTIONS', 50),
+    only: value('only', 'BENCH_ONLY', '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    rebuild: flag('rebuild'),
+    datasetOnly: flag('dataset-only'),
+    explain: flag('explain'),
+    profile: flag('profile'),
+  };
+}
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+interface Server {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Forks a server script with the same Node (process.execPath) and waits for the port it listens on. */
+function startServer(script: string, dbUrl: string, execArgv: string[] = []): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const child: ChildProcess = fork(path.join(here, script), [], {
+      execArgv,
+      env: { ...process.env, BENCH_DATABASE_URL: dbUrl, NODE_ENV: 'production' },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    const failed = (code: number | null) => reject(new Error(`${script} exited with code ${code} before listening`));
+    child.once('exit', failed);
+    child.once('message', (message) => {
+      child.off('exit', failed);
+      const port = (message as { port: number }).port;
+      resolve({
+        url: `http://127.0.0.1:${port}`,
+        stop: () =>
+          new Promise<void>((done) => {
+            if (child.exitCode !== null) return done();
+            const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+            child.once('exit', () => {
+              clearTimeout(timer);
+              done();
+            });
+            child.send('stop');
+          }),
+      });
+    });
+  });
+}
+
+interface ProbeResult {
+  status: number;
+  body: unknown;
+}
+
+async function send(baseUrl: string, target: Target): Promise<ProbeResult> {
+  const response = await fetch(baseUrl + target.path, {
+    method: target.method,
+    headers: target.headers,
+    body: target.body?.(),
+  });
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.status, body };
+}
+
+/** Why a probe's answer means "cannot measure this", or undefined when it is the expected success. */
+function probeProblem(probe: ProbeResult, target: Target): string | undefined {
+  if (probe.status === target.expectStatus) return undefined;
+  const body = probe.body as { message?: string; error?: { message?: string; json?: { message?: string } } };
+  const message = body?.message ?? body?.error?.json?.message ?? body?.error?.message ?? String(probe.body).slice(0, 120);
+  if (probe.status === 404 && /^No route/.test(message)) return 'route not implemented yet';
+  return `probe answered ${probe.status}: ${message}`;
+}
+
+/** Pages through GET /bookings?limit=100 DEEP_PAGES times and returns the cursor of the next page. */
+async function deepCursor(baseUrl: string, prefix: string, token: string): Promise<string | undefined> {
+  let cursor: string | undefined;
+  for (let page = 0; page < DEEP_PAGES; page++) {
+    const query = new URLSearchParams({ limit: String(BOOKINGS_PAGE), ...(cursor ? { cursor } : {}) });
+    const response = await fetch(`${baseUrl}${prefix}/bookings?${query}`, { headers: { authorization: `Bearer ${token}` } });
+    if (!response.ok) return undefined;
+    const body = (await response.json()) as { nextCursor?: string | null };
+    if (!body.nextCursor) return undefined;
+    cursor = body.nextCursor;
+  }
+  return cursor;
+}
+
+async function measure(
+  baseUrl: string,
+  target: Target,
+  options: Pick<Options, 'connections'>,
+  seconds: number,
+): Promise<AutocannonResult> {
+  const base = { connections: options.connections, duration: seconds, timeout: 30 };
+  if (target.body) {
+    const body = target.body;
+    return autocannon({
+      ...base,
+      url: baseUrl,
+      requests: [
+        {
+          method: target.method,
+          path: target.path,
+          headers: target.headers,
+          setupRequest: (request) => ({ ...request, body: body() }),
+        },
+      ],
+    });
+  }
+  return autocannon({ ...base, url: baseUrl + target.path, method: target.method, headers: target.headers });
+}
+
+function toMeasurement(work: Work, surface: Surface, result: AutocannonResult, load: number): Measurement {
+  const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, stats]) => [code, stats.count]));
+  return {
+    work: work.key,
+    label: work.label,
+    surface,
+    rps: result['2xx'] / result.duration,
+    p50: result.latency.p50,
+    p90: result.latency.p90,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    ok: result['2xx'],
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    statusCodes,
+    load,
+  };
+}
+
+async function machineInfo(dbUrl: string) {
+  const version = await withClient(dbUrl, async (client) => (await client.query<{ server_version: string }>('show server_version')).rows[0]!.server_version);
+  const cpus = os.cpus();
+  return {
+    cpu: cpus[0]?.model ?? 'unknown',
+    cores: cpus.length,
+    memoryGb: Math.round(os.totalmem() / 2 ** 30),
+    os: `${os.type()} ${os.release()}`,
+    node: process.version,
+    postgres: version,
+  };
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2), process.env);
+  const startedAt = new Date();
+  const embedded = process.env.DATABASE_URL
+    ? undefined
+    : await startEmbeddedPostgres(path.resolve(here, '../.data/bench'), log);
+  const serverUrl = process.env.DATABASE_URL ?? embedded!.url;
+  const servers: Server[] = [];
+  try {
+    const fixture = await ensureDataset(serverUrl, log, { rebuild: options.rebuild });
+    if (options.datasetOnly) return;
+    const dbUrl = databaseUrl(serverUrl, BENCH_DATABASE);
+    const machine = await machineInfo(dbUrl);
+    log(`machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb} GB, Node ${machine.node}, PostgreSQL ${machine.postgres}`);
+
+    if (options.explain) {
+      process.stdout.write(`${await explainQueries(dbUrl, fixture)}\n`);
+    }
+
+    const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
+    const profileDir = path.join(resultsDir, 'profiles', stamp);
+    const baseline = await startServer('baseline-server.ts', dbUrl);
+    servers.push(baseline);
+    const app = await startServer(
+      'app-server.ts',
+      dbUrl,
+      options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+    );
+    servers.push(app);
+
+    const works = WORKS.filter(
+      (work) => options.only.length === 0 || options.only.some((o) => work.key === o || work.key.startsWith(`${o}.`)),
+    );
+    const prepared = await prepare(fixture, dbUrl, app.url, baseline.url, works);
+    const procedures = await readRouter();
+    const measurements: Measurement[] = [];
+    const total = works.length * SURFACES.length;
+    let index = 0;
+    for (const work of works) {
+      for (const surface of SURFACES) {
+        index++;
+        const measurement = await runOne(work, surface, prepared, procedures, { app, baseline }, options);
+        if (measurement) {
+          measurements.push(measurement);
+          const m = measurement;
+          log(
+            `[${index}/${total}] ${work.label} [${surface}]: ${
+              m.skipped ? `skipped (${m.skipped})` : `${Math.round(m.rps ?? 0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms`
+            }`,
+          );
+        }
+      }
+    }
+
+    attachRatios(measurements);
+    const verdicts = evaluateTargets(measurements);
+    const finishedAt = new Date();
+    const summary = {
+      startedAt: startedAt.toISOString(),
+      finishedAt: finishedAt.toISOString(),
+      seconds: Math.round((finishedAt.getTime() - startedAt.getTime()) / 1000),
+      machine,
+      options,
+      dataset: { version: fixture.version, builtAt: fixture.builtAt, buildSeconds: fixture.buildSeconds, counts: fixture.counts },
+      measurements,
+      verdicts,
+    };
+    mkdirSync(resultsDir, { recursive: true });
+    const file = path.join(resultsDir, `${stamp}.json`);
+    writeFileSync(file, `${JSON.stringify(summary, null, 2)}\n`);
+    writeFileSync(path.join(resultsDir, `${stamp}.md`), `${markdownTable(measurements)}\n`);
+
+    const out = [
+      '',
+      `Benchmark ${summary.startedAt}: ${options.connections} connections, ${options.warmup}s warm-up + ${options.duration}s per scenario`,
+      `${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb} GB RAM, ${machine.os}, Node ${machine.node}, PostgreSQL ${machine.postgres}`,
+      `data set ${fixture.version}: ${JSON.stringify(fixture.counts)}`,
+      '',
+      measurementTable(measurements),
+      '',
+      verdictTable(verdicts),
+      '',
+      `${verdicts.filter((v) => v.met).length} of ${verdicts.length} targets met; total ${summary.seconds}s; results in ${path.relative(process.cwd(), file)}`,
+    ];
+    process.stdout.write(`${out.join('\n')}\n`);
+
+    await Promise.all(servers.splice(0).map((server) => server.stop()));
+    if (options.profile) {
+      for (const name of readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'))) {
+        process.stdout.write(`\nCPU profile of the service (${path.join(path.relative(process.cwd(), profileDir), name)}):\n`);
+        process.stdout.write(`${summarizeProfile(path.join(profileDir, name))}\n`);
+      }
+    }
+  } finally {
+    await Promise.all(servers.map((server) => server.stop()));
+    await embedded?.stop();
+  }
+}
+
+/** Deep cursors and offsets, found once the servers run (a skipped route just leaves them unset). */
+async function prepare(fixture: BenchFixture, dbUrl: string, appUrl: string, baselineUrl: string, works: Work[]): Promise<Prepared> {
+  const prepared: Prepared = {
+    fixture,
+    deepCursor: {},
+    contactsDeepOffset: 0,
+    nextBooking: createBookingSource(fixture),
+  };
+  if (works.some((work) => work.key === 'bookings.deep')) {
+    log(`paging ${DEEP_PAGES} pages into the heavy user's bookings for the deep cursors…`);
+    prepared.deepCursor.app = await deepCursor(appUrl, '/api/v2', fixture.heavy.token);
+    prepared.deepCursor.baseline = await deepCursor(baselineUrl, '', fixture.heavy.token);
+  }
+  const contacts = await withClient(dbUrl, async (client) => {
+    const { rows } = await client.query<{ n: string }>('select count(*) as n from contact where owner_id = $1', [fixture.heavy.id]);
+    return Number(rows[0]!.n);
+  });
+  // Three quarters of the way down the list, on a page boundary.
+  prepared.contactsDeepOffset = Math.floor((contacts * 0.75) / 50) * 50;
+  return prepared;
+}
+
+async function runOne(
+  work: Work,
+  surface: Surface,
+  prepared: Prepared,
+  procedures: RouterProcedure[],
+  servers: { app: Server; baseline: Server },
+  options: Options,
+): Promise<Measurement | undefined> {
+  if (surface === 'baseline' && !work.hasBaseline) return undefined;
+  const skipped = (reason: string): Measurement => ({ work: work.key, label: work.label, surface, skipped: reason });
+  let trpc: { path: string; acceptsVoid: boolean } | undefined;
+  if (surface === 'trpc') {
+    const procedure = procedures.find((p) => p.method === work.method && p.restPath === work.path);
+    if (!procedure) return skipped('no procedure for this route in the router yet');
+    trpc = { path: procedure.path, acceptsVoid: procedure.acceptsVoid };
+  }
+  const target = targetFor(work, surface, prepared, trpc);
+  if (!target) return skipped(work.key === 'bookings.deep' ? 'no deep cursor (paging failed)' : 'not applicable');
+  const server = surface === 'baseline' ? servers.baseline : servers.app;
+  const problem = probeProblem(await send(server.url, target), target);
+  if (problem) return skipped(problem);
+  if (options.warmup > 0) await measure(server.url, target, options, options.warmup);
+  const load = os.loadavg()[0] ?? 0;
+  const result = await measure(server.url, target, options, options.duration);
+  return toMeasurement(work, surface, result, load);
+}
+
+await main();

@@ -1,0 +1,205 @@
+/**
+ * What the bench measures: each unit of work (e.g. "GET /bookings, a deep cursor page, heavy user") on up to
+ * three surfaces: the hand-written baseline server, /api/v2 (REST) and /trpc. Each is probed with one request
+ * first; a route that does not exist yet (404 "No route …", or no procedure for it in the router) is skipped
+ * with a note instead of failing the run.
+ */
+import type { BenchFixture } from './dataset.ts';
+
+export type Surface = 'baseline' | 'rest' | 'trpc';
+export const SURFACES: Surface[] = ['baseline', 'rest', 'trpc'];
+
+type Input = Record<string, string | number>;
+
+/** One HTTP request shape; `body` is called once per request, so that each POST can book its own slot. */
+export interface Target {
+  method: 'GET' | 'POST';
+  path: string;
+  headers: Record<string, string>;
+  body?: () => string;
+  /** The status a successful answer has. */
+  expectStatus: number;
+}
+
+export interface Work {
+  key: string;
+  label: string;
+  method: 'GET' | 'POST';
+  /** The REST path under /api/v2 (and the baseline's path), which also finds the tRPC procedure. */
+  path: string;
+  user: 'heavy' | 'availability' | 'booker';
+  hasBaseline: boolean;
+}
+
+export const WORKS: Work[] = [
+  { key: 'me', label: 'GET /me', method: 'GET', path: '/me', user: 'heavy', hasBaseline: true },
+  { key: 'event-types', label: 'GET /event-types', method: 'GET', path: '/event-types', user: 'heavy', hasBaseline: false },
+  {
+    key: 'bookings.first',
+    label: 'GET /bookings?limit=100, first page',
+    method: 'GET',
+    path: '/bookings',
+    user: 'heavy',
+    hasBaseline: true,
+  },
+  {
+    key: 'bookings.deep',
+    label: 'GET /bookings?limit=100, deep cursor page',
+    method: 'GET',
+    path: '/bookings',
+    user: 'heavy',
+    hasBaseline: true,
+  },
+  { key: 'leads', label: 'GET /leads?limit=100', method: 'GET', path: '/leads', user: 'heavy', hasBaseline: false },
+  { key: 'contacts.first', label: 'GET /contacts, first page', method: 'GET', path: '/contacts', user: 'heavy', hasBaseline: true },
+  { key: 'contacts.deep', label: 'GET /contacts, deep offset', method: 'GET', path: '/contacts', user: 'heavy', hasBaseline: true },
+  { key: 'contacts.search', label: 'GET /contacts?q=smith', method: 'GET', path: '/contacts', user: 'heavy', hasBaseline: true },
+  {
+    key: 'availability',
+    label: 'GET /availability, 31 days, 500 bookings',
+    method: 'GET',
+    path: '/availability',
+    user: 'availability',
+    hasBaseline: false,
+  },
+  { key: 'bookings.create', label: 'POST /bookings', method: 'POST', path: '/bookings', user: 'booker', hasBaseline: false },
+];
+
+export const BOOKINGS_PAGE = 100;
+/** How far the deep cursor page lies: after this many pages of 100 (30,000 of the heavy user's 50,000). */
+export const DEEP_PAGES = 300;
+export const SEARCH_TERM = 'smith';
+
+/** What the inputs depend on, found out once the servers run. */
+export interface Prepared {
+  fixture: BenchFixture;
+  /** The cursor after DEEP_PAGES pages, as each server issues it (REST and tRPC share the service's). */
+  deepCursor: { app?: string; baseline?: string };
+  contactsDeepOffset: number;
+  /** Hands out distinct slots of the booker's 15-minute grid, one per POST. */
+  nextBooking: () => CreateBookingBody;
+}
+
+export interface CreateBookingBody {
+  eventTypeId: string;
+  start: string;
+  durationMin: number;
+  invitee: { name: string; email: string; timezone: string };
+}
+
+export function createBookingSource(fixture: BenchFixture): Prepared['nextBooking'] {
+  const first = Date.parse(fixture.booker.firstStart);
+  const step = fixture.booker.durationMin * 60_000;
+  let sequence = 0;
+  return () => {
+    const i = sequence++;
+    return {
+      eventTypeId: fixture.booker.eventTypeIds[0]!,
+      start: new Date(first + i * step).toISOString(),
+      durationMin: fixture.booker.durationMin,
+      invitee: { name: `Bench Invitee ${i}`, email: `bench.invitee.${i}@example.com`, timezone: 'UTC' },
+    };
+  };
+}
+
+/** The query (GET) or the body (POST) of a unit of work; undefined when it cannot run (no deep cursor). */
+export function inputFor(work: Work, surface: Surface, prepared: Prepared): Input | undefined {
+  const { fixture } = prepared;
+  switch (work.key) {
+    case 'bookings.first':
+    case 'leads':
+      return { limit: BOOKINGS_PAGE };
+    case 'bookings.deep': {
+      const cursor = surface === 'baseline' ? prepared.deepCursor.baseline : prepared.deepCursor.app;
+      return cursor ? { limit: BOOKINGS_PAGE, cursor } : undefined;
+    }
+    case 'contacts.deep':
+      return { offset: prepared.contactsDeepOffset };
+    case 'contacts.search':
+      return { q: SEARCH_TERM };
+    case 'availability':
+      return {
+        eventTypeId: fixture.availability.eventTypeIds[0]!,
+        from: fixture.availability.windowFrom,
+        to: fixture.availability.windowTo,
+      };
+    default:
+      return {};
+  }
+}
+
+export function tokenFor(work: Work, fixture: BenchFixture): string {
+  return fixture[work.user].token;
+}
+
+const queryString = (input: Input) => {
+  const entries = Object.entries(input);
+  return entries.length === 0 ? '' : `?${new URLSearchParams(entries.map(([k, v]) => [k, String(v)])).toString()}`;
+};
+
+/**
+ * The request for one unit of work on one surface. `trpcPath` is the procedure's dotted path; `trpcVoid`
+ * tells whether its input is void (then no `input` parameter is sent).
+ */
+export function targetFor(
+  work: Work,
+  surface: Surface,
+  prepared: Prepared,
+  trpc?: { path: string; acceptsVoid: boolean },
+): Target | undefined {
+  const headers: Record<string, string> = { authorization: `Bearer ${tokenFor(work, prepared.fixture)}` };
+  if (work.method === 'POST') {
+    headers['content-type'] = 'application/json';
+    if (surface === 'rest') {
+      return { method: 'POST', path: `/api/v2${work.path}`, headers, expectStatus: 201, body: () => JSON.stringify(prepared.nextBooking()) };
+    }
+    if (surface === 'trpc' && trpc) {
+      return {
+        method: 'POST',
+        path: `/trpc/${trpc.path}`,
+        headers,
+        expectStatus: 200,
+        body: () => JSON.stringify({ json: prepared.nextBooking() }),
+      };
+    }
+    return undefined;
+  }
+  const input = inputFor(work, surface, prepared);
+  if (!input) return undefined;
+  if (surface === 'baseline') return { method: 'GET', path: `${work.path}${queryString(input)}`, headers, expectStatus: 200 };
+  if (surface === 'rest') return { method: 'GET', path: `/api/v2${work.path}${queryString(input)}`, headers, expectStatus: 200 };
+  if (!trpc) return undefined;
+  const empty = Object.keys(input).length === 0;
+  const param = empty && trpc.acceptsVoid ? '' : `?input=${encodeURIComponent(JSON.stringify({ json: input }))}`;
+  return { method: 'GET', path: `/trpc/${trpc.path}${param}`, headers, expectStatus: 200 };
+}
+
+/** The tRPC path of the procedure that serves `method path` on /api/v2, read from the router itself. */
+export interface RouterProcedure {
+  path: string;
+  method: string;
+  restPath: string;
+  acceptsVoid: boolean;
+}
+
+interface ProcedureLike {
+  _def: { meta?: { openapi?: { method: string; path: string } }; inputs: { safeParse?: (v: unknown) => { success: boolean } }[] };
+}
+
+export async function readRouter(): Promise<RouterProcedure[]> {
+  const { appRouter } = await import('../src/api/root.ts');
+  const procedures = (appRouter._def as unknown as { procedures: Record<string, ProcedureLike> }).procedures;
+  return Object.entries(procedures).flatMap(([path, procedure]) => {
+    const openapi = procedure._def.meta?.openapi;
+    if (!openapi) return [];
+    const parser = procedure._def.inputs[0];
+    return [
+      {
+        path,
+        method: openapi.method.toUpperCase(),
+        restPath: openapi.path,
+        acceptsVoid: parser?.safeParse ? parser.safeParse(undefined).success : true,
+      },
+    ];
+  });
+}
