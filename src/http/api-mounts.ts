@@ -5,6 +5,7 @@ import { type CreateOpenApiFastifyPluginOptions, fastifyTRPCOpenApiPlugin } from
 import { type AppServices, type Context, createContextInner, type RequestInfo } from '../api/context.ts';
 import { collectOperations } from '../api/openapi-postprocess.ts';
 import { type AppRouter, appRouter } from '../api/root.ts';
+import { keepJsonBodiesStrict } from '../lib/json-body.ts';
 import { reshapeRestErrorBody } from './error-responses.ts';
 
 export const REST_BASE_PATH = '/api/v2';
@@ -24,7 +25,10 @@ export async function registerTrpc(app: FastifyInstance, services: AppServices, 
     trpcOptions: {
       router: appRouter,
       createContext: ({ req }) => contextFor(services, orm, req, 'trpc'),
-      responseMeta: ({ ctx }) => ({ headers: new Headers((ctx as Context | undefined)?.response.headers ?? {}) }),
+      // Answers carry the caller's own data (and session.current its CSRF token): never store them in a cache.
+      responseMeta: ({ ctx }) => ({
+        headers: new Headers({ 'Cache-Control': 'no-store', ...(ctx as Context | undefined)?.response.headers }),
+      }),
     },
   };
   await app.register(fastifyTRPCPlugin, options);
@@ -44,6 +48,7 @@ export async function registerRest(app: FastifyInstance, services: AppServices, 
       };
     },
   };
+  keepJsonBodiesStrict(appRouter);
   const allowedMethods = restMethodsByPath();
   const clientUrls = new WeakMap<FastifyRequest, string>();
   await app.register(async (scope) => {

@@ -32,3 +32,19 @@ function pin(node: Node): void {
   if (def.type === 'array' && def.element) pin(def.element as Node);
   else if (def.innerType) pin(def.innerType as Node);
 }
+
+interface ProcedureWithInputs {
+  _def: { inputs?: unknown[]; meta?: { openapi?: { method?: string } } };
+}
+
+/**
+ * Pins every JSON-body input of the REST surface (POST, PUT and PATCH procedures) with strictJsonBody, so
+ * no body is ever coerced; query-string inputs keep the adapter's coercion, which they need.
+ */
+export function keepJsonBodiesStrict(router: { _def: { procedures: object } }): void {
+  for (const procedure of Object.values(router._def.procedures as Record<string, ProcedureWithInputs>)) {
+    const method = procedure._def.meta?.openapi?.method;
+    if (method !== 'POST' && method !== 'PUT' && method !== 'PATCH') continue;
+    for (const input of procedure._def.inputs ?? []) strictJsonBody(input as z.ZodType);
+  }
+}

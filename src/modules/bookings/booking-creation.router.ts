@@ -1,6 +1,5 @@
 import { scopedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
-import { strictJsonBody } from '../../lib/json-body.ts';
 import type { Principal } from '../auth/principal.ts';
 import { createBooking } from './booking-creation.service.ts';
 import { BookingSchema, CreateBookingInputSchema } from './bookings.schemas.ts';
@@ -35,7 +34,7 @@ export const bookingCreationRouter = router({
           "An unbooked lead of this event type with the invitee's e-mail (any letter case) becomes booked.",
       },
     })
-    .input(strictJsonBody(CreateBookingInputSchema))
+    .input(CreateBookingInputSchema)
     .output(BookingSchema)
     .mutation(async ({ ctx, input }) => {
       const key = readIdempotencyKey(ctx.request.headers);

@@ -1,6 +1,5 @@
 import { publicRateLimitedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
-import { strictJsonBody } from '../../lib/json-body.ts';
 import { AvailabilityInputSchema, AvailabilityOutputSchema } from '../availability/availability.schemas.ts';
 import { BookingSchema, CreateBookingInputSchema } from '../bookings/bookings.schemas.ts';
 import { readIdempotencyKey, REPLAYED_HEADER } from '../bookings/idempotency.ts';
@@ -29,7 +28,7 @@ export const publicBookingRouter = router({
 
   book: publicRateLimitedProcedure
     .meta({ idempotent: true })
-    .input(strictJsonBody(CreateBookingInputSchema))
+    .input(CreateBookingInputSchema)
     .output(BookingSchema)
     .mutation(async ({ ctx, input }) => {
       const result = await bookPublicly(ctx.em, input, {
@@ -43,7 +42,7 @@ export const publicBookingRouter = router({
     }),
 
   captureLead: publicRateLimitedProcedure
-    .input(strictJsonBody(CaptureLeadInputSchema))
+    .input(CaptureLeadInputSchema)
     .output(CaptureLeadOutputSchema)
     .mutation(({ ctx, input }) => capturePublicLead(ctx.em, input, ctx.clock.now())),
 });
