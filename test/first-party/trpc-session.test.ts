@@ -26,6 +26,9 @@ describe('first-party tRPC with the session cookie', () => {
       csrfToken: signedIn.csrf,
     });
     expect(signedIn.csrf).toMatch(/^csrf_/);
+    // The answer holds the CSRF token: no cache may keep it.
+    const raw = await fetch(`${t.siteUrl}/trpc/session.current`, { headers: { cookie: signedIn.cookie } });
+    expect(raw.headers.get('cache-control')).toBe('no-store');
   });
 
   it('a signed-in user reaches the same procedures as the REST API, with every scope', async () => {
@@ -111,6 +114,7 @@ describe('first-party tRPC with the session cookie', () => {
     const first = await call(signedIn.cookie, signedIn.csrf);
     expect(first.status).toBe(200);
     expect(first.headers.get('x-ratelimit-limit')).toBe('600');
+    expect(first.headers.get('cache-control')).toBe('no-store');
     const before = Number(first.headers.get('x-ratelimit-remaining'));
     const second = await call(signedIn.cookie, signedIn.csrf);
     expect(Number(second.headers.get('x-ratelimit-remaining'))).toBe(before - 1);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { publicProcedure } from '../../api/procedures.ts';
+import { publicRateLimitedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
 import { CurrentSessionSchema } from './session.schemas.ts';
 import { currentSessionView } from './session-view.service.ts';
@@ -10,8 +10,9 @@ export const sessionRouter = router({
    * Who is signed in, with the CSRF token every later cookie-authenticated call must send in
    * `x-csrf-token` (and /logout in its `csrf` field); null when not signed in. Only same-origin pages can
    * read the answer (the service grants no CORS), and it changes nothing, so it needs no CSRF token itself.
+   * Rate-limited per client address, like the other unauthenticated procedures.
    */
-  current: publicProcedure
+  current: publicRateLimitedProcedure
     .input(z.void())
     .output(CurrentSessionSchema)
     .query(({ ctx }) => currentSessionView(ctx.em, ctx.request.headers, ctx.env.SITE_URL, ctx.clock.now())),
