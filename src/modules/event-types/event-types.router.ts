@@ -1,8 +1,14 @@
 import { z } from 'zod';
 import { scopedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
+import { strictJsonBody } from '../../lib/json-body.ts';
+import { CreateEventTypeInputSchema, EventTypeIdInputSchema, UpdateEventTypeInputSchema } from './event-type-input.schemas.ts';
 import { EventTypeSchema } from './event-types.schemas.ts';
-import { listEventTypes } from './event-types.service.ts';
+import { createEventType, deactivateEventType, listEventTypes, updateEventType } from './event-types.service.ts';
+
+const WRITE_ONLY_NOTE =
+  '`minimumNoticeMin`, `slotIntervalMin` and `seatsPerSlot` shape the slots GET /availability offers; they are ' +
+  'write-only (the EventType resource does not carry them).';
 
 export const eventTypesRouter = router({
   list: scopedProcedure('read:event-types')
@@ -19,4 +25,66 @@ export const eventTypesRouter = router({
     .input(z.void())
     .output(z.object({ data: z.array(EventTypeSchema) }))
     .query(async ({ ctx }) => ({ data: await listEventTypes(ctx.em, ctx.principal.userId, ctx.env.SITE_URL) })),
+
+  create: scopedProcedure('write:event-types')
+    .meta({
+      successStatus: 201,
+      openapi: {
+        method: 'POST',
+        path: '/event-types',
+        operationId: 'createEventType',
+        tags: ['Event types'],
+        summary: 'Create an event type',
+        description:
+          'Creates an event type hosted by the authenticated user. The slug defaults to one derived from the name ' +
+          '(made unique with `-2`, `-3`…); an explicit slug the user already has is 409. A secret event type gets a ' +
+          `private link, which its \`url\` carries. ${WRITE_ONLY_NOTE} Round-robin and collective event types are ` +
+          'hosted by the owner alone: the API does not manage other hosts. Unknown fields are 400.',
+      },
+    })
+    .input(strictJsonBody(CreateEventTypeInputSchema))
+    .output(EventTypeSchema)
+    .mutation(async ({ ctx, input }) => {
+      const eventType = await createEventType(ctx.em, ctx.principal.userId, input, ctx.clock.now(), ctx.env.SITE_URL);
+      ctx.response.status = 201;
+      return eventType;
+    }),
+
+  update: scopedProcedure('write:event-types')
+    .meta({
+      errorStatuses: [409],
+      openapi: {
+        method: 'PATCH',
+        path: '/event-types/{id}',
+        operationId: 'updateEventType',
+        tags: ['Event types'],
+        summary: 'Change an event type',
+        description:
+          'Changes the fields sent; absent fields keep their value. `kind` cannot change (400): create another ' +
+          'event type instead. A slug the user already has on another event type is 409. Turning `secret` on ' +
+          `creates a new private link; turning it off discards it. ${WRITE_ONLY_NOTE} Existing bookings are not ` +
+          'touched: they keep their time, duration and the buffers they were booked with. `active: true` reactivates.',
+      },
+    })
+    .input(strictJsonBody(UpdateEventTypeInputSchema))
+    .output(EventTypeSchema)
+    .mutation(({ ctx, input }) => updateEventType(ctx.em, ctx.principal.userId, input, ctx.clock.now(), ctx.env.SITE_URL)),
+
+  deactivate: scopedProcedure('write:event-types')
+    .meta({
+      openapi: {
+        method: 'DELETE',
+        path: '/event-types/{id}',
+        operationId: 'deactivateEventType',
+        tags: ['Event types'],
+        summary: 'Deactivate an event type',
+        description:
+          'Sets `active` to false: the event type offers no slots and refuses bookings; its bookings and leads keep ' +
+          'their history. There is no hard delete through the API. Idempotent: deactivating an inactive event type ' +
+          'answers 200 with it unchanged. PATCH with `active: true` reactivates it.',
+      },
+    })
+    .input(EventTypeIdInputSchema)
+    .output(EventTypeSchema)
+    .mutation(({ ctx, input }) => deactivateEventType(ctx.em, ctx.principal.userId, input.id, ctx.clock.now(), ctx.env.SITE_URL)),
 });

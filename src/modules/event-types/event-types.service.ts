@@ -1,6 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { DomainError, invalidField, notFound } from '../../lib/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import { generateToken } from '../../lib/secrets.ts';
 import type { SqlTimestamp } from '../../lib/sql-values.ts';
+import { slugify } from '../users/users.service.ts';
 import type { EventTypeKind } from './event-type.entity.ts';
+import {
+  type CreateEventTypeInput,
+  DEFAULT_GROUP_SEATS,
+  EVENT_TYPE_LIMITS,
+  type UpdateEventTypeInput,
+} from './event-type-input.schemas.ts';
 import { type EventType, eventTypeUrl, toEventTypeDto } from './event-types.schemas.ts';
 
 interface EventTypeListRow {
@@ -21,34 +31,208 @@ interface EventTypeListRow {
   owner_slug: string;
 }
 
+const EVENT_TYPE_SELECT = `select et.id, et.name, et.slug, et.kind, et.durations_min, et.buffer_before_min, et.buffer_after_min,
+            et.color, et.active, et.secret, et.private_link_token, et.organization_id, et.created_at, et.updated_at,
+            u.slug as owner_slug
+       from event_type et join app_user u on u.id = et.owner_id`;
+
+function toDto(row: EventTypeListRow, siteUrl: string): EventType {
+  const eventType = {
+    id: row.id,
+    name: row.name,
+    slug: row.slug,
+    kind: row.kind,
+    durationsMin: row.durations_min,
+    bufferBeforeMin: row.buffer_before_min,
+    bufferAfterMin: row.buffer_after_min,
+    color: row.color,
+    active: row.active,
+    secret: row.secret,
+    privateLinkToken: row.private_link_token,
+    organizationId: row.organization_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+  return toEventTypeDto(eventType, eventTypeUrl(siteUrl, row.owner_slug, eventType));
+}
+
 /** The event types the user owns (active or not), oldest first. */
 export async function listEventTypes(em: EntityManager, ownerId: string, siteUrl: string): Promise<EventType[]> {
   const rows = await em.execute<EventTypeListRow[]>(
-    `select et.id, et.name, et.slug, et.kind, et.durations_min, et.buffer_before_min, et.buffer_after_min,
-            et.color, et.active, et.secret, et.private_link_token, et.organization_id, et.created_at, et.updated_at,
-            u.slug as owner_slug
-       from event_type et join app_user u on u.id = et.owner_id
+    `${EVENT_TYPE_SELECT}
       where et.owner_id = ?
       order by et.created_at, et.id`,
     [ownerId],
   );
-  return rows.map((row) => {
-    const eventType = {
-      id: row.id,
-      name: row.name,
-      slug: row.slug,
-      kind: row.kind,
-      durationsMin: row.durations_min,
-      bufferBeforeMin: row.buffer_before_min,
-      bufferAfterMin: row.buffer_after_min,
-      color: row.color,
-      active: row.active,
-      secret: row.secret,
-      privateLinkToken: row.private_link_token,
-      organizationId: row.organization_id,
-      createdAt: row.created_at,
-      updatedAt: row.updated_at,
-    };
-    return toEventTypeDto(eventType, eventTypeUrl(siteUrl, row.owner_slug, eventType));
+  return rows.map((row) => toDto(row, siteUrl));
+}
+
+async function readEventType(em: EntityManager, ownerId: string, id: string, siteUrl: string): Promise<EventType> {
+  const [row] = await em.execute<EventTypeListRow[]>(`${EVENT_TYPE_SELECT} where et.id = ? and et.owner_id = ?`, [id, ownerId]);
+  if (!row) throw notFound('Event type');
+  return toDto(row, siteUrl);
+}
+
+/** The key a secret event type's private link carries: 256 random bits, like every other secret of the service. */
+function newPrivateLinkToken(): string {
+  return generateToken('');
+}
+
+/** `seatsPerSlot` is a group setting: 400 when given for another kind. */
+function assertSeatsFitKind(kind: EventTypeKind, seatsPerSlot: number | undefined): void {
+  if (seatsPerSlot !== undefined && kind !== 'group') {
+    throw invalidField(['seatsPerSlot'], `only group event types have seats; this one is ${kind}`);
+  }
+}
+
+/** PostgreSQL unique_violation (23505) of the one-slug-per-owner constraint, wherever the ORM put it. */
+function isSlugTaken(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    const candidate = current as { code?: unknown; constraint?: unknown; cause?: unknown };
+    if (candidate.code === '23505' && String(candidate.constraint ?? '').includes('slug')) return true;
+    current = candidate.cause;
+  }
+  return false;
+}
+
+function slugConflict(slug: string): DomainError {
+  return new DomainError('conflict', `You already have an event type with the slug "${slug}"; choose another slug.`);
+}
+
+/**
+ * The name as a slug; `-2`, `-3`… appended when the user already has it. Concurrent creations of one user
+ * that derive their slug take turns (a transaction-scoped advisory lock), so they never collide with each other.
+ */
+async function deriveFreeSlug(tx: EntityManager, ownerId: string, name: string): Promise<string> {
+  await tx.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`event-type-slug:${ownerId}`]);
+  const hasLatin = /[a-z0-9]/i.test(name.normalize('NFKD'));
+  const base = hasLatin ? slugify(name) : 'event';
+  const rows = await tx.execute<{ slug: string }[]>(
+    `select slug from event_type where owner_id = ? and (slug = ? or slug ~ ?)`,
+    [ownerId, base, `^${base}-[0-9]+$`],
+  );
+  const taken = new Set(rows.map((row) => row.slug));
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n++) {
+    const candidate = `${base}-${n}`;
+    if (!taken.has(candidate) && candidate.length <= EVENT_TYPE_LIMITS.slugMax) return candidate;
+  }
+}
+
+/**
+ * Creates an event type owned by the caller, hosted by the caller alone (event_type_host rows for
+ * round-robin and collective teams are not managed through the API). A secret one gets a private link.
+ */
+export async function createEventType(
+  em: EntityManager,
+  ownerId: string,
+  input: CreateEventTypeInput,
+  now: Date,
+  siteUrl: string,
+): Promise<EventType> {
+  assertSeatsFitKind(input.kind, input.seatsPerSlot);
+  const seats = input.kind === 'group' ? (input.seatsPerSlot ?? DEFAULT_GROUP_SEATS) : 1;
+  const id = newId();
+  let slug = input.slug;
+  try {
+    return await em.transactional(async (tx) => {
+      slug ??= await deriveFreeSlug(tx, ownerId, input.name);
+      await tx.execute(
+        `insert into event_type (id, owner_id, name, slug, kind, durations_min, buffer_before_min, buffer_after_min,
+                                 min_notice_min, slot_interval_min, seats_per_slot, color, active, secret,
+                                 private_link_token, organization_id, created_at, updated_at)
+         values (?, ?, ?, ?, ?, ?::integer[], ?, ?, ?, ?, ?, ?, ?, ?, ?, null, ?, ?)`,
+        [
+          id,
+          ownerId,
+          input.name,
+          slug,
+          input.kind,
+          `{${input.durationsMin.join(',')}}`,
+          input.bufferBeforeMin,
+          input.bufferAfterMin,
+          input.minimumNoticeMin,
+          input.slotIntervalMin,
+          seats,
+          input.color.toLowerCase(),
+          input.active,
+          input.secret,
+          input.secret ? newPrivateLinkToken() : null,
+          now,
+          now,
+        ],
+        'run',
+      );
+      return readEventType(tx, ownerId, id, siteUrl);
+    });
+  } catch (error) {
+    if (isSlugTaken(error)) throw slugConflict(slug ?? '');
+    throw error;
+  }
+}
+
+/**
+ * Changes the given settings of one of the caller's event types; absent fields keep their value. Existing
+ * bookings stay as they were booked (time, duration, busy time with the buffers of then).
+ */
+export async function updateEventType(
+  em: EntityManager,
+  ownerId: string,
+  input: UpdateEventTypeInput,
+  now: Date,
+  siteUrl: string,
+): Promise<EventType> {
+  try {
+    return await em.transactional(async (tx) => {
+      const [current] = await tx.execute<{ kind: EventTypeKind; secret: boolean; private_link_token: string | null }[]>(
+        'select kind, secret, private_link_token from event_type where id = ? and owner_id = ? for update',
+        [input.id, ownerId],
+      );
+      if (!current) throw notFound('Event type');
+      assertSeatsFitKind(current.kind, input.seatsPerSlot);
+
+      const sets: string[] = [];
+      const params: unknown[] = [];
+      const set = (column: string, value: unknown, cast = '') => {
+        sets.push(`${column} = ?${cast}`);
+        params.push(value);
+      };
+      if (input.name !== undefined) set('name', input.name);
+      if (input.slug !== undefined) set('slug', input.slug);
+      if (input.durationsMin !== undefined) set('durations_min', `{${input.durationsMin.join(',')}}`, '::integer[]');
+      if (input.bufferBeforeMin !== undefined) set('buffer_before_min', input.bufferBeforeMin);
+      if (input.bufferAfterMin !== undefined) set('buffer_after_min', input.bufferAfterMin);
+      if (input.color !== undefined) set('color', input.color.toLowerCase());
+      if (input.active !== undefined) set('active', input.active);
+      if (input.minimumNoticeMin !== undefined) set('min_notice_min', input.minimumNoticeMin);
+      if (input.slotIntervalMin !== undefined) set('slot_interval_min', input.slotIntervalMin);
+      if (input.seatsPerSlot !== undefined) set('seats_per_slot', input.seatsPerSlot);
+      if (input.secret === true && !(current.secret && current.private_link_token)) {
+        set('secret', true);
+        set('private_link_token', newPrivateLinkToken());
+      } else if (input.secret === false && (current.secret || current.private_link_token)) {
+        set('secret', false);
+        set('private_link_token', null);
+      }
+      if (sets.length > 0) {
+        set('updated_at', now);
+        await tx.execute(`update event_type set ${sets.join(', ')} where id = ?`, [...params, input.id], 'run');
+      }
+      return readEventType(tx, ownerId, input.id, siteUrl);
+    });
+  } catch (error) {
+    if (isSlugTaken(error)) throw slugConflict(input.slug ?? '');
+    throw error;
+  }
+}
+
+/**
+ * DELETE /event-types/{id}: deactivates (there is no hard delete through the API, so bookings and leads keep
+ * their event type). Idempotent: an inactive event type is returned unchanged.
+ */
+export async function deactivateEventType(em: EntityManager, ownerId: string, id: string, now: Date, siteUrl: string): Promise<EventType> {
+  return em.transactional(async (tx) => {
+    await tx.execute('update event_type set active = false, updated_at = ? where id = ? and owner_id = ? and active', [now, id, ownerId], 'run');
+    return readEventType(tx, ownerId, id, siteUrl);
   });
 }

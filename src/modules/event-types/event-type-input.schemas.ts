@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import { EventTypeKindSchema } from './event-types.schemas.ts';
+
+/** Limits of the writable event type settings (also in the OpenAPI document through the schemas). */
+export const EVENT_TYPE_LIMITS = {
+  nameMax: 100,
+  slugMax: 60,
+  durationsMax: 12,
+  durationMin: 5,
+  durationMax: 720,
+  bufferMax: 240,
+  minimumNoticeMax: 525_600,
+  slotIntervalMin: 5,
+  slotIntervalMax: 720,
+  seatsMin: 2,
+  seatsMax: 1000,
+} as const;
+
+/** Seats of a group event type when none are given. */
+export const DEFAULT_GROUP_SEATS = 10;
+
+const NameSchema = z.string().trim().min(1).max(EVENT_TYPE_LIMITS.nameMax).describe('Shown on the booking page.');
+
+export const EventTypeSlugSchema = z
+  .string()
+  .min(1)
+  .max(EVENT_TYPE_LIMITS.slugMax)
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be lower-case letters and digits in words joined by single hyphens')
+  .describe('The last segment of the booking page URL; unique among the user’s event types (409 when taken).');
+
+const DurationsSchema = z
+  .array(z.int().min(EVENT_TYPE_LIMITS.durationMin).max(EVENT_TYPE_LIMITS.durationMax))
+  .min(1)
+  .max(EVENT_TYPE_LIMITS.durationsMax)
+  .refine((durations) => new Set(durations).size === durations.length, 'durations must be distinct')
+  .describe('Allowed durations in minutes (5 to 720, distinct); the first is the default.');
+
+const BufferSchema = z.int().min(0).max(EVENT_TYPE_LIMITS.bufferMax);
+
+const ColorSchema = z
+  .string()
+  .regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour written #rrggbb')
+  .describe('`#rrggbb`; stored in lower case.');
+
+const MinimumNoticeSchema = z
+  .int()
+  .min(0)
+  .max(EVENT_TYPE_LIMITS.minimumNoticeMax)
+  .describe('Write-only setting: slots start at least this many minutes after the moment of booking (at most a year).');
+
+const SlotIntervalSchema = z
+  .int()
+  .min(EVENT_TYPE_LIMITS.slotIntervalMin)
+  .max(EVENT_TYPE_LIMITS.slotIntervalMax)
+  .nullable()
+  .describe('Write-only setting: minutes between slot starts; null starts a slot every booking duration.');
+
+const SeatsSchema = z
+  .int()
+  .min(EVENT_TYPE_LIMITS.seatsMin)
+  .max(EVENT_TYPE_LIMITS.seatsMax)
+  .describe(`Write-only setting, group event types only (400 for another kind): invitees per slot. Default ${DEFAULT_GROUP_SEATS}.`);
+
+const SecretSchema = z
+  .boolean()
+  .describe('A secret event type is bookable only through its private link: `url` then carries the link’s key.');
+
+const ActiveSchema = z.boolean().describe('An inactive event type offers no slots and refuses bookings.');
+
+function unknownFieldsMessage(keys: readonly string[]): string {
+  const messages = [];
+  if (keys.includes('kind')) messages.push('kind cannot change once the event type is created; create another event type instead');
+  const others = keys.filter((key) => key !== 'kind');
+  if (others.length > 0) messages.push(`unknown field${others.length > 1 ? 's' : ''}: ${others.join(', ')}`);
+  return messages.join('; ');
+}
+
+/** The body of POST /event-types. Unknown fields are refused (400), so a misspelt setting never goes unnoticed. */
+export const CreateEventTypeInputSchema = z
+  .strictObject(
+    {
+      name: NameSchema,
+      slug: EventTypeSlugSchema.optional().describe(
+        'The last segment of the booking page URL, unique among the user’s event types (409 when taken). ' +
+          'Default: derived from the name, with `-2`, `-3`… appended when that is taken.',
+      ),
+      kind: EventTypeKindSchema.default('one_on_one').describe(
+        'Cannot change later. Round-robin and collective event types are hosted by the owner alone unless hosts were set up outside the API.',
+      ),
+      durationsMin: DurationsSchema,
+      bufferBeforeMin: BufferSchema.default(0).describe('Minutes kept free before each booking (0 to 240).'),
+      bufferAfterMin: BufferSchema.default(0).describe('Minutes kept free after each booking (0 to 240).'),
+      color: ColorSchema.default('#2563eb'),
+      secret: SecretSchema.default(false),
+      active: ActiveSchema.default(true),
+      minimumNoticeMin: MinimumNoticeSchema.default(0),
+      slotIntervalMin: SlotIntervalSchema.default(null),
+      seatsPerSlot: SeatsSchema.optional(),
+    },
+    { error: (issue) => (issue.code === 'unrecognized_keys' ? unknownFieldsMessage(issue.keys) : undefined) },
+  )
+  .meta({ id: 'CreateEventTypeInput' });
+
+export type CreateEventTypeInput = z.infer<typeof CreateEventTypeInputSchema>;
+
+const EventTypeIdSchema = z.string().min(1).max(100).describe('The event type.');
+
+/** PATCH /event-types/{id}: any of the creation fields but `kind`; absent fields keep their value. */
+export const UpdateEventTypeInputSchema = z
+  .strictObject(
+    {
+      id: EventTypeIdSchema,
+      name: NameSchema.optional(),
+      slug: EventTypeSlugSchema.optional(),
+      durationsMin: DurationsSchema.optional(),
+      bufferBeforeMin: BufferSchema.optional().describe('Minutes kept free before each booking (0 to 240).'),
+      bufferAfterMin: BufferSchema.optional().describe('Minutes kept free after each booking (0 to 240).'),
+      color: ColorSchema.optional(),
+      secret: SecretSchema.optional().describe(
+        'Turning it on creates a new private link (the `url` carries its key); turning it off discards the link.',
+      ),
+      active: ActiveSchema.optional(),
+      minimumNoticeMin: MinimumNoticeSchema.optional(),
+      slotIntervalMin: SlotIntervalSchema.optional(),
+      seatsPerSlot: SeatsSchema.optional(),
+    },
+    { error: (issue) => (issue.code === 'unrecognized_keys' ? unknownFieldsMessage(issue.keys) : undefined) },
+  )
+  .meta({ id: 'UpdateEventTypeInput' });
+
+export type UpdateEventTypeInput = z.infer<typeof UpdateEventTypeInputSchema>;
+
+export const EventTypeIdInputSchema = z.object({ id: EventTypeIdSchema });
