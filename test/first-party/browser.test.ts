@@ -188,13 +188,17 @@ describe('the web app in a browser', () => {
       await page.screenshot({ path: path.join(ARTIFACTS, 'booking-slots-mobile.png'), fullPage: true });
       await page.setViewportSize({ width: 1280, height: 900 });
 
-      await firstSlot.click();
+      // Keyboard only: the slot is a button; choosing it moves focus to the details form's heading.
+      await firstSlot.focus();
+      await page.keyboard.press('Enter');
       await page.getByRole('heading', { name: 'Your details' }).waitFor();
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Your details');
       await page.getByLabel('Name', { exact: true }).fill('Ines Invitee');
       await page.getByLabel('E-mail').fill('ines.invitee@example.test');
       await page.screenshot({ path: path.join(ARTIFACTS, 'booking-details.png'), fullPage: true });
       await page.getByRole('button', { name: 'Confirm booking' }).click();
       await page.getByRole('heading', { name: 'You are booked' }).waitFor();
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('You are booked');
       await page.screenshot({ path: path.join(ARTIFACTS, 'booking-confirmed.png'), fullPage: true });
 
       const [row] = await t

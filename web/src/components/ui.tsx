@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { type ReactNode, type RefObject, useEffect, useId, useRef, useState } from 'react';
 
 export function Spinner({ label }: { label: string }) {
   return (
@@ -181,12 +181,23 @@ export function ConfirmAction(props: {
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
   const cancelRef = useRef<HTMLButtonElement>(null);
+  const triggerRef = useRef<HTMLButtonElement>(null);
+  // After the question was asked, focus goes to Cancel; after Cancel, back to the button that asked.
+  const asked = useRef(false);
   useEffect(() => {
     if (asking) cancelRef.current?.focus();
+    else if (asked.current) triggerRef.current?.focus();
+    asked.current = asking;
   }, [asking]);
   if (!asking) {
     return (
-      <button type="button" className="btn btn-danger btn-small" onClick={() => setAsking(true)} aria-label={props.accessibleName}>
+      <button
+        type="button"
+        ref={triggerRef}
+        className="btn btn-danger btn-small"
+        onClick={() => setAsking(true)}
+        aria-label={props.accessibleName}
+      >
         {props.label}
       </button>
     );
@@ -211,7 +222,16 @@ export function ConfirmAction(props: {
       >
         {busy ? 'Working…' : props.confirmLabel}
       </button>
-      <button type="button" className="btn btn-small" ref={cancelRef} disabled={busy} onClick={() => setAsking(false)}>
+      <button
+        type="button"
+        className="btn btn-small"
+        ref={cancelRef}
+        disabled={busy}
+        onClick={() => setAsking(false)}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape') setAsking(false);
+        }}
+      >
         Cancel
       </button>
     </div>
@@ -227,4 +247,19 @@ export function formatDate(iso: string): string {
 
 export function formatDateTime(iso: string): string {
   return dateTimeFormat.format(new Date(iso));
+}
+
+/**
+ * Returns a ref and a function that moves focus to the ref's element after the next render: for when the
+ * focused control disappears (a form closed, a secret dismissed) and focus must not fall back to the page.
+ */
+export function useFocusAfterRender<T extends HTMLElement>(): [RefObject<T | null>, () => void] {
+  const ref = useRef<T>(null);
+  const [pending, setPending] = useState(false);
+  useEffect(() => {
+    if (!pending) return;
+    ref.current?.focus();
+    setPending(false);
+  }, [pending]);
+  return [ref, () => setPending(true)];
 }

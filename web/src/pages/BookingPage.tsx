@@ -81,6 +81,12 @@ function Booker({ eventType }: { eventType: EventTypeInfo }) {
   const [timeZone, setTimeZone] = useState(browserTimeZone);
   const [step, setStep] = useState<Step>({ kind: 'pick' });
   const [notice, setNotice] = useState<string | null>(null);
+  // Coming back to the times (not the first visit): focus their heading, so keyboard users are not lost.
+  const [returned, setReturned] = useState(false);
+  const backToTimes = () => {
+    setReturned(true);
+    setStep({ kind: 'pick' });
+  };
   const hostName = eventType.owner.name ?? eventType.owner.slug;
 
   return (
@@ -114,7 +120,7 @@ function Booker({ eventType }: { eventType: EventTypeInfo }) {
             </p>
           )}
         </aside>
-        <section className="booking-main" aria-live="polite">
+        <section className="booking-main" aria-label="Choose a time">
           {notice && step.kind === 'pick' && <ErrorNotice>{notice}</ErrorNotice>}
           {step.kind === 'pick' && (
             <SlotPicker
@@ -129,6 +135,7 @@ function Booker({ eventType }: { eventType: EventTypeInfo }) {
               }}
               onLeaveDetails={() => setStep({ kind: 'lead' })}
               hostName={hostName}
+              focusHeading={returned}
             />
           )}
           {step.kind === 'details' && (
@@ -137,16 +144,16 @@ function Booker({ eventType }: { eventType: EventTypeInfo }) {
               slot={step.slot}
               duration={duration}
               timeZone={timeZone}
-              onBack={() => setStep({ kind: 'pick' })}
+              onBack={backToTimes}
               onBooked={(booking) => setStep({ kind: 'booked', booking })}
               onSlotGone={(message) => {
                 setNotice(message);
-                setStep({ kind: 'pick' });
+                backToTimes();
               }}
             />
           )}
           {step.kind === 'booked' && (
-            <Confirmation title="You are booked" onAgain={() => setStep({ kind: 'pick' })} againLabel="Book another time">
+            <Confirmation title="You are booked" onAgain={backToTimes} againLabel="Book another time">
               <dl className="meta" data-testid="booking-confirmation">
                 <dt>What</dt>
                 <dd>{eventType.name}</dd>
@@ -173,12 +180,12 @@ function Booker({ eventType }: { eventType: EventTypeInfo }) {
               eventType={eventType}
               hostName={hostName}
               timeZone={timeZone}
-              onBack={() => setStep({ kind: 'pick' })}
+              onBack={backToTimes}
               onDone={(email) => setStep({ kind: 'lead-done', email })}
             />
           )}
           {step.kind === 'lead-done' && (
-            <Confirmation title="Thanks, we have your details" onAgain={() => setStep({ kind: 'pick' })} againLabel="See available times">
+            <Confirmation title="Thanks, we have your details" onAgain={backToTimes} againLabel="See available times">
               <p className="muted">
                 {hostName} will get in touch at <strong>{step.email}</strong> to find a time that works.
               </p>
@@ -200,8 +207,14 @@ function SlotPicker(props: {
   onPick: (slot: Slot) => void;
   onLeaveDetails: () => void;
   hostName: string;
+  focusHeading: boolean;
 }) {
   const { eventType, duration, timeZone } = props;
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const focusOnMount = useRef(props.focusHeading);
+  useEffect(() => {
+    if (focusOnMount.current) headingRef.current?.focus();
+  }, []);
   const today = useMemo(() => localDateOf(Date.now(), timeZone), [timeZone]);
   const [page, setPage] = useState(0);
   const [slots, setSlots] = useState<Slot[] | null>(null);
@@ -294,7 +307,9 @@ function SlotPicker(props: {
       )}
 
       <div className="week-nav">
-        <h2 data-testid="week-label">{formatDayRange(firstDay, lastDay)}</h2>
+        <h2 data-testid="week-label" ref={headingRef} tabIndex={-1}>
+          {formatDayRange(firstDay, lastDay)}
+        </h2>
         <div className="btn-row">
           <button
             type="button"

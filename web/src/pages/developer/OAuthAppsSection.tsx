@@ -1,6 +1,6 @@
 import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
 import { api, errorMessage } from '../../api.ts';
-import { ConfirmAction, CopyInline, ErrorNotice, formatDate, SecretReveal, Spinner } from '../../components/ui.tsx';
+import { ConfirmAction, CopyInline, ErrorNotice, formatDate, SecretReveal, Spinner, useFocusAfterRender } from '../../components/ui.tsx';
 import type { OAuthAppItem, OnSessionLost } from './types.ts';
 
 type Revealed = { title: string; clientId: string; clientSecret: string };
@@ -11,6 +11,7 @@ export function OAuthAppsSection({ canCreate, onSessionLost }: { canCreate: bool
   const [actionError, setActionError] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
   const [editingId, setEditingId] = useState<string | null>(null);
+  const [newButtonRef, focusNewButton] = useFocusAfterRender<HTMLButtonElement>();
   const [revealed, setRevealed] = useState<Revealed | null>(null);
 
   const load = useCallback(async () => {
@@ -42,6 +43,7 @@ export function OAuthAppsSection({ canCreate, onSessionLost }: { canCreate: bool
         {!creating && !revealed && (
           <button
             type="button"
+            ref={newButtonRef}
             className="btn btn-primary"
             disabled={!canCreate}
             onClick={() => {
@@ -64,12 +66,18 @@ export function OAuthAppsSection({ canCreate, onSessionLost }: { canCreate: bool
                 { label: 'Client ID', value: revealed.clientId },
                 { label: 'Client secret', value: revealed.clientSecret },
               ]}
-              onDone={() => setRevealed(null)}
+              onDone={() => {
+                setRevealed(null);
+                focusNewButton();
+              }}
             />
           ) : (
             <AppForm
               mode="create"
-              onCancel={() => setCreating(false)}
+              onCancel={() => {
+                setCreating(false);
+                focusNewButton();
+              }}
               onSessionLost={onSessionLost}
               submit={async (values) => {
                 const created = await api.developerSettings.apps.create.mutate(values);

@@ -1,6 +1,6 @@
 import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
 import { api, errorMessage } from '../../api.ts';
-import { ConfirmAction, ErrorNotice, formatDate, SecretReveal, Spinner } from '../../components/ui.tsx';
+import { ConfirmAction, ErrorNotice, formatDate, SecretReveal, Spinner, useFocusAfterRender } from '../../components/ui.tsx';
 import type { OnSessionLost, ScopeItem, TokenItem } from './types.ts';
 
 const EXPIRY_CHOICES = [
@@ -19,6 +19,7 @@ export function TokensSection({ canCreate, onSessionLost }: { canCreate: boolean
   const [loadError, setLoadError] = useState<string | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
+  const [newButtonRef, focusNewButton] = useFocusAfterRender<HTMLButtonElement>();
   const [revealed, setRevealed] = useState<{ name: string; secret: string } | null>(null);
 
   const load = useCallback(async () => {
@@ -53,6 +54,7 @@ export function TokensSection({ canCreate, onSessionLost }: { canCreate: boolean
         {!creating && !revealed && (
           <button
             type="button"
+            ref={newButtonRef}
             className="btn btn-primary"
             disabled={!canCreate}
             onClick={() => {
@@ -72,12 +74,18 @@ export function TokensSection({ canCreate, onSessionLost }: { canCreate: boolean
               title={`Token “${revealed.name}” created`}
               warning="Copy this token now and keep it somewhere safe. For your security it will not be shown again."
               fields={[{ label: 'Your new personal access token', value: revealed.secret }]}
-              onDone={() => setRevealed(null)}
+              onDone={() => {
+                setRevealed(null);
+                focusNewButton();
+              }}
             />
           ) : (
             <CreateTokenForm
               scopes={scopes}
-              onCancel={() => setCreating(false)}
+              onCancel={() => {
+                setCreating(false);
+                focusNewButton();
+              }}
               onCreated={(created, secret) => {
                 setCreating(false);
                 setRevealed({ name: created.name, secret });
