@@ -5,6 +5,7 @@ import { developerSettingsRouter } from '../modules/developer-settings/developer
 import { availabilityRouter } from '../modules/availability/availability.router.ts';
 import { bookingCreationRouter } from '../modules/bookings/booking-creation.router.ts';
 import { bookingsRouter } from '../modules/bookings/bookings.router.ts';
+import { bookingChangesRouter } from '../modules/bookings/booking-changes.router.ts';
 import { publicBookingRouter } from '../modules/public-booking/public-booking.router.ts';
 import { eventTypesRouter } from '../modules/event-types/event-types.router.ts';
 import { leadsRouter } from '../modules/leads/leads.router.ts';
@@ -17,7 +18,7 @@ export const appRouter = router({
   eventTypes: eventTypesRouter,
   leads: leadsRouter,
   contacts: contactsRouter,
-  bookings: mergeRouters(bookingsRouter, bookingCreationRouter),
+  bookings: mergeRouters(bookingsRouter, bookingCreationRouter, bookingChangesRouter),
   publicBooking: publicBookingRouter,
   users: usersRouter,
   session: sessionRouter,

@@ -63,7 +63,7 @@ export async function listBookings(em: EntityManager, ownerId: string, query: Li
   return keyset.page(rows, query.limit, toBookingDto);
 }
 
-async function readBooking(em: EntityManager, ownerId: string, id: string): Promise<BookingRow | undefined> {
+export async function readBooking(em: EntityManager, ownerId: string, id: string): Promise<BookingRow | undefined> {
   const [row] = await em.execute<BookingRow[]>(
     `select ${BOOKING_ROW_COLUMNS}
        from booking b join event_type et on et.id = b.event_type_id

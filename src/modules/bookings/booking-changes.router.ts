@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { scopedProcedure } from '../../api/procedures.ts';
+import { router } from '../../api/trpc.ts';
+import { strictJsonBody } from '../../lib/json-body.ts';
+import { credentialPrincipal } from './booking-creation.router.ts';
+import { setBookingNoShow } from './booking-no-show.service.ts';
+import { rescheduleBooking } from './booking-reschedule.service.ts';
+import { BookingSchema } from './bookings.schemas.ts';
+import { readIdempotencyKey, REPLAYED_HEADER } from './idempotency.ts';
+
+const BookingIdSchema = z.string().min(1).max(100).describe('The booking.');
+
+export const RescheduleBookingInputSchema = z.strictObject({
+  id: BookingIdSchema,
+  start: z.iso.datetime({ offset: true }).describe('The new start, as returned by /availability.'),
+  durationMin: z
+    .int()
+    .min(1)
+    .max(1440)
+    .optional()
+    .describe('The new duration: one of the event type’s durations. Default: the booking’s current duration.'),
+});
+
+export const BookingNoShowInputSchema = z.strictObject({
+  id: BookingIdSchema,
+  noShow: z.boolean().default(true).describe('`false` takes a no-show mark back.'),
+});
+
+/** Changes to an existing booking: rescheduling and no-shows (cancellation is DELETE /bookings/{id}). */
+export const bookingChangesRouter = router({
+  reschedule: scopedProcedure('write:bookings')
+    .meta({
+      idempotent: true,
+      errorStatuses: [409, 422],
+      openapi: {
+        method: 'POST',
+        path: '/bookings/{id}/reschedule',
+        operationId: 'rescheduleBooking',
+        tags: ['Bookings'],
+        summary: 'Move a booking to another slot',
+        description:
+          'Moves the booking (same id, same invitee) to `start`, for `durationMin` minutes (default: its current ' +
+          'duration). The new slot must be one GET /availability would offer, counting the booking’s own current ' +
+          'time as free (so it can move by less than its length): otherwise 409 (outside the hours, off the grid, ' +
+          'in the past or within the minimum notice, taken, or a duration the event type does not offer). A canceled ' +
+          'booking or an inactive event type is 409. The old time is freed in the same transaction; on any failure ' +
+          'the booking keeps its old time. Naturally idempotent: moving a booking to the time it already has ' +
+          'answers 200 with it unchanged; an `Idempotency-Key` replays the first response, as for POST /bookings. ' +
+          'A round-robin booking keeps its host when that host is free at the new time. A no-show mark is cleared.',
+      },
+    })
+    .input(strictJsonBody(RescheduleBookingInputSchema))
+    .output(BookingSchema)
+    .mutation(async ({ ctx, input }) => {
+      const key = readIdempotencyKey(ctx.request.headers);
+      const result = await rescheduleBooking(ctx.em, ctx.principal.userId, input, {
+        now: ctx.clock.now(),
+        ...(key === undefined ? {} : { idempotency: { principal: credentialPrincipal(ctx.principal), key } }),
+      });
+      if (result.replayed) ctx.response.headers[REPLAYED_HEADER] = 'true';
+      return result.booking;
+    }),
+
+  markNoShow: scopedProcedure('write:bookings')
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/bookings/{id}/no-show',
+        operationId: 'markBookingNoShow',
+        tags: ['Bookings'],
+        summary: 'Mark the invitee of a booking as a no-show',
+        description:
+          'Records that the invitee did not attend (`noShow: true`, the default; send `{}`), or takes that back ' +
+          '(`noShow: false`). The contact’s `noShows` counts the marked bookings. Only a booking whose start has ' +
+          'passed and that is not canceled can be marked (409 otherwise). Idempotent: setting the value the booking ' +
+          'already has changes nothing. The Booking resource does not show the mark.',
+      },
+    })
+    .input(strictJsonBody(BookingNoShowInputSchema))
+    .output(BookingSchema)
+    .mutation(({ ctx, input }) => setBookingNoShow(ctx.em, ctx.principal.userId, input, ctx.clock.now())),
+});

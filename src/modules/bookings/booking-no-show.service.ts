@@ -1,0 +1,45 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { DomainError, notFound } from '../../lib/errors.ts';
+import { type SqlTimestamp, toDate } from '../../lib/sql-values.ts';
+import { refreshContacts } from '../contacts/contacts.projection.ts';
+import type { BookingStatus } from './booking.entity.ts';
+import { type Booking, toBookingDto } from './bookings.schemas.ts';
+import { readBooking } from './bookings.service.ts';
+
+/**
+ * Marks (or, with `noShow: false`, unmarks) the invitee of a booking the caller owns as a no-show, and
+ * recomputes their contact's `noShows` in the same transaction. Setting the value it already has changes
+ * nothing. Marking needs an active booking whose start has passed (409 otherwise): a meeting that was
+ * canceled or has not begun cannot have been missed. Unmarking is always allowed.
+ */
+export async function setBookingNoShow(
+  em: EntityManager,
+  ownerId: string,
+  input: { id: string; noShow: boolean },
+  now: Date,
+): Promise<Booking> {
+  return em.transactional(async (tx) => {
+    const [locked] = await tx.execute<
+      { status: BookingStatus; start_at: SqlTimestamp; no_show: boolean; invitee_email: string }[]
+    >('select status, start_at, no_show, invitee_email from booking where id = ? and owner_id = ? for update', [input.id, ownerId]);
+    if (!locked) throw notFound('Booking');
+    if (input.noShow && !locked.no_show) {
+      if (locked.status !== 'active') {
+        throw new DomainError('conflict', 'This booking is canceled: its invitee cannot be marked as a no-show.');
+      }
+      if (toDate(locked.start_at).getTime() > now.getTime()) {
+        throw new DomainError(
+          'conflict',
+          'This meeting has not started yet: mark a no-show once its start time has passed.',
+        );
+      }
+    }
+    if (input.noShow !== locked.no_show) {
+      await tx.execute('update booking set no_show = ?, updated_at = ? where id = ?', [input.noShow, now, input.id], 'run');
+      await refreshContacts(tx, ownerId, [locked.invitee_email]);
+    }
+    const row = await readBooking(tx, ownerId, input.id);
+    if (!row) throw notFound('Booking');
+    return toBookingDto(row);
+  });
+}

@@ -1,0 +1,156 @@
+/**
+ * Rescheduling: moves a booking (the same id) to another slot the engine would offer, in ONE transaction:
+ *   1. claim the Idempotency-Key (if any), exactly as booking creation does;
+ *   2. lock the booking FOR UPDATE (404 unknown / not the caller's; 409 canceled), refuse an inactive event
+ *      type or a duration it does not offer (409);
+ *   3. the same start and duration as now: nothing to do, the booking is returned as it is (a retry of a
+ *      reschedule that went through gets the same answer);
+ *   4. release the booking's busy blocks like a cancellation does (a seat back; a block stays active only
+ *      while another active booking holds it), and drop its links to them (a block nobody holds any more is
+ *      deleted), so the booking's own time does not count against the new slot;
+ *   5. run booking creation's slot check and block writes for the new time (`reserveSlot`): 409 off the grid,
+ *      outside the hours, too soon or taken; the exclusion constraint still has the last word (23P01 -> 409);
+ *   6. move the booking (start, end, duration, host), link it to its new block(s), refresh the contact.
+ * A failure anywhere rolls everything back: the booking keeps its old time.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { DomainError, notFound } from '../../lib/errors.ts';
+import { type SqlTimestamp, toDate } from '../../lib/sql-values.ts';
+import { findSlotEventType } from '../availability/availability.service.ts';
+import { refreshContacts } from '../contacts/contacts.projection.ts';
+import type { BookingStatus } from './booking.entity.ts';
+import { assertBookable, isExclusionViolation, reserveSlot, slotTaken } from './booking-creation.service.ts';
+import { type Booking, toBookingDto } from './bookings.schemas.ts';
+import { readBooking } from './bookings.service.ts';
+import { claimIdempotencyKey, type IdempotencyScope, requestHash, storeIdempotentResponse } from './idempotency.ts';
+
+export interface RescheduleInput {
+  id: string;
+  start: string;
+  durationMin?: number | undefined;
+}
+
+export interface RescheduleOptions {
+  now: Date;
+  idempotency?: IdempotencyScope;
+}
+
+export interface RescheduleResult {
+  booking: Booking;
+  /** True when this is the stored response of an earlier request with the same Idempotency-Key. */
+  replayed: boolean;
+}
+
+interface LockedBooking {
+  status: BookingStatus;
+  event_type_id: string;
+  host_id: string;
+  start_at: SqlTimestamp;
+  duration_min: number;
+  invitee_email: string;
+}
+
+export async function rescheduleBooking(
+  em: EntityManager,
+  ownerId: string,
+  input: RescheduleInput,
+  options: RescheduleOptions,
+): Promise<RescheduleResult> {
+  // The operation is part of the hash: a key used for another kind of request is never replayed here.
+  const hash = options.idempotency ? requestHash({ operation: 'reschedule', ...input }) : '';
+  try {
+    return await em.transactional(async (tx) => {
+      if (options.idempotency) {
+        const stored = await claimIdempotencyKey(tx, options.idempotency, hash);
+        if (stored) return { booking: stored.body as Booking, replayed: true };
+      }
+      const booking = await moveBooking(tx, ownerId, input, options.now);
+      if (options.idempotency) await storeIdempotentResponse(tx, options.idempotency, { status: 200, body: booking });
+      return { booking, replayed: false };
+    });
+  } catch (error) {
+    if (isExclusionViolation(error)) throw slotTaken();
+    if (isDeadlock(error)) {
+      throw new DomainError('conflict', 'Another change to the same time got in the way. Check /availability and retry.');
+    }
+    throw error;
+  }
+}
+
+async function moveBooking(tx: EntityManager, ownerId: string, input: RescheduleInput, now: Date): Promise<Booking> {
+  const [locked] = await tx.execute<LockedBooking[]>(
+    `select status, event_type_id, host_id, start_at, duration_min, invitee_email
+       from booking where id = ? and owner_id = ? for update`,
+    [input.id, ownerId],
+  );
+  if (!locked) throw notFound('Booking');
+  if (locked.status !== 'active') {
+    throw new DomainError('conflict', 'This booking is canceled and cannot be rescheduled; create a new booking instead.');
+  }
+  const eventType = await findSlotEventType(tx, locked.event_type_id, ownerId);
+  if (!eventType) throw notFound('Booking');
+  const durationMin = input.durationMin ?? locked.duration_min;
+  assertBookable(eventType, durationMin);
+
+  const start = Date.parse(input.start);
+  if (start === toDate(locked.start_at).getTime() && durationMin === locked.duration_min) return current(tx, ownerId, input.id);
+
+  // Release the old time as a cancellation would, except that this booking stays active.
+  await tx.execute(
+    `select bb.id from busy_block bb
+      where bb.id in (select busy_block_id from booking_busy_block where booking_id = ?)
+      order by bb.id
+      for update`,
+    [input.id],
+  );
+  await tx.execute(
+    `update busy_block bb
+        set seats_taken = greatest(bb.seats_taken - 1, 0),
+            active = exists (select 1 from booking_busy_block l join booking b on b.id = l.booking_id
+                              where l.busy_block_id = bb.id and b.status = 'active' and b.id <> ?)
+      where bb.id in (select busy_block_id from booking_busy_block where booking_id = ?)`,
+    [input.id, input.id],
+    'run',
+  );
+  const released = await tx.execute<{ busy_block_id: string }[]>(
+    'delete from booking_busy_block where booking_id = ? returning busy_block_id',
+    [input.id],
+  );
+  if (released.length > 0) {
+    await tx.execute(
+      `delete from busy_block bb
+        where bb.id in (?) and not exists (select 1 from booking_busy_block l where l.busy_block_id = bb.id)`,
+      [released.map((row) => row.busy_block_id)],
+      'run',
+    );
+  }
+
+  const reserved = await reserveSlot(tx, eventType, start, durationMin, now, locked.host_id);
+  // A no-show belonged to the old time; the moved meeting has not happened yet.
+  await tx.execute(
+    `update booking set start_at = ?, end_at = ?, duration_min = ?, host_id = ?, no_show = false, updated_at = ?
+      where id = ?`,
+    [reserved.start, reserved.end, durationMin, reserved.hostId, now, input.id],
+    'run',
+  );
+  for (const blockId of reserved.blockIds) {
+    await tx.execute('insert into booking_busy_block (booking_id, busy_block_id) values (?, ?)', [input.id, blockId], 'run');
+  }
+  await refreshContacts(tx, ownerId, [locked.invitee_email]);
+  return current(tx, ownerId, input.id);
+}
+
+async function current(tx: EntityManager, ownerId: string, id: string): Promise<Booking> {
+  const row = await readBooking(tx, ownerId, id);
+  if (!row) throw notFound('Booking');
+  return toBookingDto(row);
+}
+
+/** PostgreSQL deadlock_detected (40P01): two moves into each other's old time; one of them is rolled back. */
+function isDeadlock(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    if (typeof current === 'object' && (current as { code?: unknown }).code === '40P01') return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
