@@ -10,6 +10,7 @@ export const SCOPE_DESCRIPTIONS = {
   'read:availability': 'View your schedules and availability rules',
   'write:availability': 'Edit your schedules and block dates',
   'read:leads': 'List and view the leads captured on your booking pages',
+  'write:leads': 'Update the pipeline status of your leads',
   'read:contacts': 'List your contacts (people who booked or left their details)',
 } as const;
 

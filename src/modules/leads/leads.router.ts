@@ -2,15 +2,21 @@ import { z } from 'zod';
 import { scopedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
 import { CursorParam, cursorPage, limitParam } from '../../lib/pagination.ts';
+import { strictJsonBody } from '../../lib/json-body.ts';
 import { booleanQueryParam } from '../../lib/query-params.ts';
 import { LeadSchema, LeadStatusSchema } from './leads.schemas.ts';
-import { listLeads } from './leads.service.ts';
+import { listLeads, updateLeadStatus } from './leads.service.ts';
 
 export const ListLeadsInputSchema = z.object({
   status: LeadStatusSchema.optional(),
   booked: booleanQueryParam('`true`: only leads that converted into a booking; `false`: only those that did not.').optional(),
   cursor: CursorParam,
   limit: limitParam(50, 100),
+});
+
+export const UpdateLeadInputSchema = z.strictObject({
+  id: z.string().min(1).max(100).describe('The lead.'),
+  status: LeadStatusSchema.describe('The new pipeline status: any status may follow any other.'),
 });
 
 export const leadsRouter = router({
@@ -29,4 +35,22 @@ export const leadsRouter = router({
     .input(ListLeadsInputSchema)
     .output(cursorPage(LeadSchema))
     .query(({ ctx, input }) => listLeads(ctx.em, ctx.principal.userId, input)),
+
+  update: scopedProcedure('write:leads')
+    .meta({
+      openapi: {
+        method: 'PATCH',
+        path: '/leads/{id}',
+        operationId: 'updateLead',
+        tags: ['Leads'],
+        summary: "Change a lead's pipeline status",
+        description:
+          'Sets the pipeline status (`new`, `contacted`, `qualified` or `lost`); any status may follow any other. ' +
+          'A contact who has not booked shows the status of their most recent lead; once the person has booked, ' +
+          'the contact status is `client` whatever their leads say.',
+      },
+    })
+    .input(strictJsonBody(UpdateLeadInputSchema))
+    .output(LeadSchema)
+    .mutation(({ ctx, input }) => updateLeadStatus(ctx.em, ctx.principal.userId, input, ctx.clock.now())),
 });

@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { notFound } from '../../lib/errors.ts';
 import { openKeyset, type Page, sortKeySql } from '../../lib/keyset.ts';
+import { refreshContacts } from '../contacts/contacts.projection.ts';
 import type { LeadStatus } from './lead.entity.ts';
 import { LEAD_ROW_COLUMNS, type Lead, type LeadRow, toLeadDto } from './leads.schemas.ts';
 
@@ -44,4 +46,31 @@ export async function listLeads(em: EntityManager, ownerId: string, query: ListL
     params,
   );
   return keyset.page(rows, query.limit, toLeadDto);
+}
+
+/**
+ * Sets the pipeline status of one of the user's leads (booked or not) and refreshes the person's contact in
+ * the same transaction: a contact who has not booked shows the status of their most recent lead.
+ */
+export async function updateLeadStatus(
+  em: EntityManager,
+  ownerId: string,
+  input: { id: string; status: LeadStatus },
+  now: Date,
+): Promise<Lead> {
+  return em.transactional(async (tx) => {
+    const [updated] = await tx.execute<{ email: string }[]>(
+      `update lead set status = ?, updated_at = case when status = ? then updated_at else ? end
+        where id = ? and owner_id = ?
+        returning email`,
+      [input.status, input.status, now, input.id, ownerId],
+    );
+    if (!updated) throw notFound('Lead');
+    await refreshContacts(tx, ownerId, [updated.email]);
+    const [row] = await tx.execute<LeadRow[]>(
+      `select ${LEAD_ROW_COLUMNS} from lead l join event_type et on et.id = l.event_type_id where l.id = ?`,
+      [input.id],
+    );
+    return toLeadDto(row!);
+  });
 }
