@@ -155,7 +155,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   me: 'The authenticated user.',
   eventtypes: 'The kinds of meeting the user offers, each with its booking page.',
   availability: 'Bookable time slots computed from schedules, buffers and existing bookings.',
-  bookings: 'Meetings booked on the user’s event types: list, create and cancel.',
+  bookings: 'Meetings booked on the user’s event types: list, create, reschedule, cancel and mark no-shows.',
   leads: 'People who left their details on a booking page, whether or not they went on to book.',
   contacts: 'Clients and leads merged by e-mail address.',
 };
