@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { AppServices } from './api/context.ts';
 import { type CounterStore, createRateLimiter } from './api/rate-limit.ts';
-import type { Env } from './config/env.ts';
+import { type Env, trustProxySetting } from './config/env.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { registerRest, registerTrpc } from './http/api-mounts.ts';
 import { registerDocs } from './http/docs.ts';
@@ -47,7 +47,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
         ? false
         : { level: env.LOG_LEVEL, redact: ['req.headers.authorization', 'req.headers.cookie'] },
     bodyLimit: 100 * 1024,
-    trustProxy: true,
+    trustProxy: trustProxySetting(env.TRUST_PROXY),
     routerOptions: { maxParamLength: 5000 },
   });
   const counterStore = createCounterStore(env, options.databaseUrl);

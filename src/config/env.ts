@@ -8,10 +8,19 @@ const envSchema = z.object({
   DATABASE_URL: z.string().min(1).optional(),
   DATA_DIR: z.string().min(1).default('./.data'),
   REDIS_URL: z.string().min(1).optional(),
+  /** Which proxies' X-Forwarded-For to believe: unset = none (a client could otherwise spoof its address). */
+  TRUST_PROXY: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
 export type Env = z.infer<typeof envSchema> & { SITE_URL: string };
+
+/** Fastify's trustProxy from TRUST_PROXY: `true` (any proxy) or a comma-separated list of addresses/CIDRs. */
+export function trustProxySetting(value: string | undefined): boolean | string[] {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  return value.split(',').map((entry) => entry.trim()).filter(Boolean);
+}
 
 /** Parses process.env once; an invalid environment stops the process at boot with a clear message. */
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {

@@ -75,7 +75,7 @@ export function browserTimeZone(): string {
 
 /** Every zone the browser knows, with the given one included. */
 export function timeZoneChoices(current: string): string[] {
-  let zones: string[] = [];
+  let zones: string[];
   try {
     zones = Intl.supportedValuesOf('timeZone');
   } catch {
