@@ -26,6 +26,8 @@ const address = app.fastify.server.address();
 process.send({ port: typeof address === 'object' && address ? address.port : 0 });
 
 process.on('message', (message) => {
+  // CPU time this process has used, so that the parent can charge it per request.
+  if (message === 'cpu') return void process.send?.({ cpu: process.cpuUsage() });
   if (message !== 'stop') return;
   void (async () => {
     await app.close();

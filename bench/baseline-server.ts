@@ -199,24 +199,37 @@ app.get('/contacts', async (request, reply) => {
   const query = request.query as Record<string, string | undefined>;
   const limit = intParam(query.limit, 'limit', 50, 1, 200);
   const offset = intParam(query.offset, 'offset', 0, 0, 1_000_000_000);
-  const q = query.q?.trim().toLowerCase();
-  const pattern = q ? `%${q.replace(/[\\%_]/g, '\\$&')}%` : null;
-  const where = `owner_id = $1 and ($2::text is null or search_text like $2)`;
+  if (query.kind !== undefined && query.kind !== 'client' && query.kind !== 'lead') {
+    throw new HttpError(400, 'Bad Request', 'kind must be client or lead.');
+  }
+  // The service's WHERE clause, built the same way; page and total in ONE statement (one snapshot).
+  const conditions = ['owner_id = $1'];
+  const values: unknown[] = [principal.userId];
+  if (query.kind) {
+    values.push(query.kind);
+    conditions.push(`kind = $${values.length}`);
+  }
+  const q = query.q?.trim();
+  if (q) {
+    values.push(`%${q.replace(/[\\%_]/g, '\\$&')}%`);
+    conditions.push(`search_text like lower($${values.length})`);
+  }
+  const where = conditions.join(' and ');
   const { rows } = await pool.query<ContactRow>({
-    name: 'contacts',
+    name: `contacts-${query.kind ? 'kind' : ''}-${q ? 'q' : ''}`,
     text: `select email, name, kind, status, meetings, no_shows, last_activity_at, first_seen_at,
                   (select count(*) from contact where ${where}) as total
              from contact where ${where}
             order by last_activity_at desc nulls last, email_key
-            limit $3 offset $4`,
-    values: [principal.userId, pattern, limit, offset],
+            limit $${values.length + 1} offset $${values.length + 2}`,
+    values: [...values, limit, offset],
   });
   let total = rows[0] ? Number(rows[0].total) : null;
   if (total === null) {
     const count = await pool.query<{ total: string }>({
-      name: 'contacts-count',
+      name: `contacts-count-${query.kind ? 'kind' : ''}-${q ? 'q' : ''}`,
       text: `select count(*) as total from contact where ${where}`,
-      values: [principal.userId, pattern],
+      values,
     });
     total = Number(count.rows[0]!.total);
   }
@@ -241,6 +254,8 @@ const address = app.server.address();
 process.send({ port: typeof address === 'object' && address ? address.port : 0 });
 
 process.on('message', (message) => {
+  // CPU time this process has used, so that the parent can charge it per request.
+  if (message === 'cpu') return void process.send?.({ cpu: process.cpuUsage() });
   if (message !== 'stop') return;
   void (async () => {
     await app.close();

@@ -35,8 +35,13 @@ export function summarizeProfile(file: string, top = 25): string {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const selfMicros = new Map<number, number>();
   let total = 0;
+  let idle = 0;
   profile.samples.forEach((id, i) => {
     const delta = profile.timeDeltas[i] ?? 0;
+    if (byId.get(id)?.callFrame.functionName === '(idle)') {
+      idle += delta;
+      return;
+    }
     selfMicros.set(id, (selfMicros.get(id) ?? 0) + delta);
     total += delta;
   });
@@ -58,7 +63,7 @@ export function summarizeProfile(file: string, top = 25): string {
       .map(([name, micros]) => `${((100 * micros) / total).toFixed(1).padStart(5)}%  ${name}`)
       .join('\n');
   return [
-    `total sampled: ${(total / 1e6).toFixed(1)} s`,
+    `busy: ${(total / 1e6).toFixed(1)} s (idle ${(idle / 1e6).toFixed(1)} s, left out of the shares below)`,
     'self time by package:',
     format(byPackage, 20),
     `self time by function (top ${top}):`,

@@ -13,6 +13,9 @@ export interface Measurement {
   p90?: number;
   p99?: number;
   max?: number;
+  /** p50 and p99 at a single connection: the service time, without queueing behind other requests. */
+  p50Single?: number;
+  p99Single?: number;
   ok?: number;
   non2xx?: number;
   errors?: number;
@@ -21,6 +24,13 @@ export interface Measurement {
   ratio?: number;
   /** 1-minute load average when the measurement started: a hint of noise from other processes. */
   load?: number;
+  /**
+   * CPU time per request (µs) of the server process, of PostgreSQL (all its processes) and of the load
+   * generator: unlike throughput, these barely move when other processes compete for the cores.
+   */
+  serverCpuUs?: number;
+  databaseCpuUs?: number;
+  clientCpuUs?: number;
 }
 
 export interface TargetVerdict {
@@ -112,7 +122,7 @@ export function renderTable(rows: string[][], header: string[]): string {
 
 export function measurementTable(measurements: Measurement[]): string {
   const rows = measurements.map((m) => {
-    if (m.skipped) return [m.label, m.surface, '', '', '', '', '', `skipped: ${m.skipped}`];
+    if (m.skipped) return [m.label, m.surface, '', '', '', '', '', '', '', '', `skipped: ${m.skipped}`];
     const failures = (m.non2xx ?? 0) + (m.errors ?? 0);
     const codes = Object.entries(m.statusCodes ?? {})
       .filter(([code]) => !code.startsWith('2'))
@@ -126,10 +136,25 @@ export function measurementTable(measurements: Measurement[]): string {
       ms(m.p99),
       failures ? `${failures}${codes ? ` (${codes})` : ''}` : '0',
       m.ratio === undefined ? '' : m.ratio.toFixed(2),
-      m.load === undefined ? '' : `load ${m.load.toFixed(1)}`,
+      ms(m.p50Single),
+      integer(m.serverCpuUs),
+      integer(m.databaseCpuUs),
+      m.load === undefined ? '' : m.load.toFixed(1),
     ];
   });
-  return renderTable(rows, ['endpoint', 'surface', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', '×baseline', 'note']);
+  return renderTable(rows, [
+    'endpoint',
+    'surface',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'non-2xx',
+    '×baseline',
+    'p50 @1',
+    'node µs/req',
+    'pg µs/req',
+    'load',
+  ]);
 }
 
 export function verdictTable(verdicts: TargetVerdict[]): string {
@@ -142,16 +167,16 @@ export function verdictTable(verdicts: TargetVerdict[]): string {
 /** A markdown table of the same figures, for the README's performance section. */
 export function markdownTable(measurements: Measurement[]): string {
   const lines = [
-    '| Endpoint | Surface | req/s | p50 ms | p99 ms | × baseline |',
-    '|---|---|---:|---:|---:|---:|',
+    '| Endpoint | Surface | req/s | p50 ms | p99 ms | × baseline | p50 ms, 1 conn. | node CPU µs/req | PostgreSQL CPU µs/req |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const m of measurements) {
     if (m.skipped) {
-      lines.push(`| ${m.label} | ${m.surface} | skipped: ${m.skipped} | | | |`);
+      lines.push(`| ${m.label} | ${m.surface} | skipped: ${m.skipped} | | | | | | |`);
       continue;
     }
     lines.push(
-      `| ${m.label} | ${m.surface} | ${integer(m.rps)} | ${ms(m.p50)} | ${ms(m.p99)} | ${m.ratio === undefined ? '' : m.ratio.toFixed(2)} |`,
+      `| ${m.label} | ${m.surface} | ${integer(m.rps)} | ${ms(m.p50)} | ${ms(m.p99)} | ${m.ratio === undefined ? '' : m.ratio.toFixed(2)} | ${ms(m.p50Single)} | ${integer(m.serverCpuUs)} | ${integer(m.databaseCpuUs)} |`,
     );
   }
   return lines.join('\n');

@@ -1,10 +1,11 @@
 /**
  * `npm run bench`: how close the service comes to a hand-written server doing the same work, and where the time goes.
  *
- *   npm run bench -- [--duration=10] [--warmup=3] [--connections=50] [--only=me,bookings] [--rebuild]
- *                    [--dataset-only] [--explain] [--profile]
+ *   npm run bench -- [--duration=10] [--warmup=3] [--connections=50] [--latency-duration=3]
+ *                    [--only=me,bookings] [--rebuild] [--dataset-only] [--explain] [--profile]
  *
- * (or BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_ONLY). The database is DATABASE_URL's server, or
+ * (or BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_LATENCY_DURATION, BENCH_ONLY). After each
+ * measurement at --connections, a short pass at ONE connection gives the latency without queueing. The database is DATABASE_URL's server, or
  * an embedded PostgreSQL under .data/bench; the data set lives in its own database, bench_data, built once
  * (a few minutes) and reused. The service (buildApp, as in production) and the baseline each run in a child
  * process of their own; autocannon runs here, loading one server at a time, against 127.0.0.1 only. For each
@@ -14,7 +15,7 @@
  * (bench/results/profiles/) and prints where its time went.
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,6 +55,8 @@ interface Options {
   duration: number;
   warmup: number;
   connections: number;
+  /** Seconds of a second pass at one connection (service time without queueing); 0 skips it. */
+  latencyDuration: number;
   only: string[];
   rebuild: boolean;
   datasetOnly: boolean;
@@ -74,6 +77,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     duration: number('duration', 'BENCH_DURATION', 10),
     warmup: number('warmup', 'BENCH_WARMUP', 3),
     connections: number('connections', 'BENCH_CONNECTIONS', 50),
+    latencyDuration: number('latency-duration', 'BENCH_LATENCY_DURATION', 3),
     only: value('only', 'BENCH_ONLY', '')
       .split(',')
       .map((s) => s.trim())
@@ -89,6 +93,8 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 
 interface Server {
   url: string;
+  /** CPU time (user + system, µs) the server process has used so far. */
+  cpuMicros(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -102,11 +108,21 @@ function startServer(script: string, dbUrl: string, execArgv: string[] = []): Pr
     });
     const failed = (code: number | null) => reject(new Error(`${script} exited with code ${code} before listening`));
     child.once('exit', failed);
+    const cpuWaiters: ((micros: number) => void)[] = [];
+    child.on('message', (message) => {
+      const cpu = (message as { cpu?: NodeJS.CpuUsage }).cpu;
+      if (cpu) cpuWaiters.shift()?.(cpu.user + cpu.system);
+    });
     child.once('message', (message) => {
       child.off('exit', failed);
       const port = (message as { port: number }).port;
       resolve({
         url: `http://127.0.0.1:${port}`,
+        cpuMicros: () =>
+          new Promise<number>((done) => {
+            cpuWaiters.push(done);
+            child.send('cpu');
+          }),
         stop: () =>
           new Promise<void>((done) => {
             if (child.exitCode !== null) return done();
@@ -120,6 +136,40 @@ function startServer(script: string, dbUrl: string, execArgv: string[] = []): Pr
       });
     });
   });
+}
+
+/**
+ * CPU time (µs) used so far by the PostgreSQL server: the postmaster and all its children (backends,
+ * background workers), read from /proc. Undefined where /proc cannot tell (not Linux, another host).
+ */
+async function databaseCpuSampler(dbUrl: string): Promise<() => number | undefined> {
+  const ticks = 100; // USER_HZ on Linux
+  const stat = (pid: string) => {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    // utime + stime, and cutime + cstime: what its children that have already exited used.
+    return { ppid: fields[1], cpu: Number(fields[11]) + Number(fields[12]), children: Number(fields[13]) + Number(fields[14]) };
+  };
+  try {
+    const backend = await withClient(dbUrl, async (client) => (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid);
+    const postmaster = stat(String(backend)).ppid;
+    if (!postmaster) return () => undefined;
+    return () => {
+      let total = 0;
+      for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+        try {
+          const { ppid, cpu, children } = stat(pid);
+          if (pid === postmaster) total += cpu + children;
+          else if (ppid === postmaster) total += cpu;
+        } catch {
+          // the process ended while we looked
+        }
+      }
+      return (total * 1e6) / ticks;
+    };
+  } catch {
+    return () => undefined;
+  }
 }
 
 interface ProbeResult {
@@ -191,7 +241,13 @@ async function measure(
   return autocannon({ ...base, url: baseUrl + target.path, method: target.method, headers: target.headers });
 }
 
-function toMeasurement(work: Work, surface: Surface, result: AutocannonResult, load: number): Measurement {
+interface CpuPerRequest {
+  server?: number;
+  database?: number;
+  client?: number;
+}
+
+function toMeasurement(work: Work, surface: Surface, result: AutocannonResult, load: number, cpu: CpuPerRequest): Measurement {
   const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, stats]) => [code, stats.count]));
   return {
     work: work.key,
@@ -207,6 +263,9 @@ function toMeasurement(work: Work, surface: Surface, result: AutocannonResult, l
     errors: result.errors + result.timeouts,
     statusCodes,
     load,
+    serverCpuUs: cpu.server,
+    databaseCpuUs: cpu.database,
+    clientCpuUs: cpu.client,
   };
 }
 
@@ -258,13 +317,14 @@ async function main(): Promise<void> {
     );
     const prepared = await prepare(fixture, dbUrl, app.url, baseline.url, works);
     const procedures = await readRouter();
+    const databaseCpu = await databaseCpuSampler(dbUrl);
     const measurements: Measurement[] = [];
     const total = works.length * SURFACES.length;
     let index = 0;
     for (const work of works) {
       for (const surface of SURFACES) {
         index++;
-        const measurement = await runOne(work, surface, prepared, procedures, { app, baseline }, options);
+        const measurement = await runOne(work, surface, prepared, procedures, { app, baseline }, options, databaseCpu);
         if (measurement) {
           measurements.push(measurement);
           const m = measurement;
@@ -297,7 +357,8 @@ async function main(): Promise<void> {
 
     const out = [
       '',
-      `Benchmark ${summary.startedAt}: ${options.connections} connections, ${options.warmup}s warm-up + ${options.duration}s per scenario`,
+      `Benchmark ${summary.startedAt}: ${options.connections} connections, ${options.warmup}s warm-up + ${options.duration}s per scenario` +
+        (options.latencyDuration > 0 ? `, then ${options.latencyDuration}s at 1 connection` : ''),
       `${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb} GB RAM, ${machine.os}, Node ${machine.node}, PostgreSQL ${machine.postgres}`,
       `data set ${fixture.version}: ${JSON.stringify(fixture.counts)}`,
       '',
@@ -351,6 +412,7 @@ async function runOne(
   procedures: RouterProcedure[],
   servers: { app: Server; baseline: Server },
   options: Options,
+  databaseCpu: () => number | undefined,
 ): Promise<Measurement | undefined> {
   if (surface === 'baseline' && !work.hasBaseline) return undefined;
   const skipped = (reason: string): Measurement => ({ work: work.key, label: work.label, surface, skipped: reason });
@@ -367,8 +429,25 @@ async function runOne(
   if (problem) return skipped(problem);
   if (options.warmup > 0) await measure(server.url, target, options, options.warmup);
   const load = os.loadavg()[0] ?? 0;
+  const before = { server: await server.cpuMicros(), database: databaseCpu(), client: process.cpuUsage() };
   const result = await measure(server.url, target, options, options.duration);
-  return toMeasurement(work, surface, result, load);
+  const serverAfter = await server.cpuMicros();
+  const databaseAfter = databaseCpu();
+  const client = process.cpuUsage(before.client);
+  const requests = Math.max(1, result['2xx'] + result.non2xx);
+  const cpu: CpuPerRequest = {
+    server: (serverAfter - before.server) / requests,
+    database:
+      databaseAfter === undefined || before.database === undefined ? undefined : (databaseAfter - before.database) / requests,
+    client: (client.user + client.system) / requests,
+  };
+  const measurement = toMeasurement(work, surface, result, load, cpu);
+  if (options.latencyDuration > 0) {
+    const single = await measure(server.url, target, { connections: 1 }, options.latencyDuration);
+    measurement.p50Single = single.latency.p50;
+    measurement.p99Single = single.latency.p99;
+  }
+  return measurement;
 }
 
 await main();
