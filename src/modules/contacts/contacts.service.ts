@@ -1,4 +1,3 @@
-import { IsolationLevel } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type SqlTimestamp, toIsoStringOrNull } from '../../lib/sql-values.ts';
 import type { Contact } from './contacts.schemas.ts';
@@ -35,7 +34,8 @@ export function containsPattern(q: string): string {
 /**
  * A page of the contacts projection, most recent activity first (never-active contacts last, then by
  * e-mail). `q` matches name or e-mail case-insensitively, as a plain substring. The page and the total
- * are read from one snapshot, so they always agree.
+ * come from ONE statement, hence one snapshot, so they always agree; the left join keeps a row (the
+ * total) when the offset lies past the end.
  */
 export async function listContacts(em: EntityManager, ownerId: string, query: ListContactsQuery): Promise<ContactPage> {
   const conditions = ['owner_id = ?'];
@@ -51,30 +51,25 @@ export async function listContacts(em: EntityManager, ownerId: string, query: Li
     params.push(containsPattern(q));
   }
   const where = conditions.join(' and ');
-  return em.transactional(
-    async (tx) => {
-      const [counted] = await tx.execute<{ total: string | number }[]>(
-        `select count(*) as total from contact where ${where}`,
-        params,
-      );
-      const total = Number(counted?.total ?? 0);
-      const rows = await tx.execute<ContactRow[]>(
-        `select email, name, kind, status, meetings, no_shows, last_activity_at, first_seen_at
+  const rows = await em.execute<(Partial<ContactRow> & { total: string | number })[]>(
+    `with total as (select count(*) as total from contact where ${where})
+     select total.total, page.*
+       from total left join lateral (
+         select email, name, kind, status, meetings, no_shows, last_activity_at, first_seen_at
            from contact
           where ${where}
           order by last_activity_at desc nulls last, email_key
-          limit ? offset ?`,
-        [...params, query.limit, query.offset],
-      );
-      const end = query.offset + query.limit;
-      return {
-        data: rows.map(toContactDto),
-        total,
-        nextOffset: end < total ? end : null,
-      };
-    },
-    { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true },
+          limit ? offset ?
+       ) page on true`,
+    [...params, ...params, query.limit, query.offset],
   );
+  const total = Number(rows[0]?.total ?? 0);
+  const end = query.offset + query.limit;
+  return {
+    data: rows.filter((row): row is ContactRow & { total: string | number } => row.email != null).map(toContactDto),
+    total,
+    nextOffset: end < total ? end : null,
+  };
 }
 
 function toContactDto(row: ContactRow): Contact {
