@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../src/lib/secrets.ts';
 import { resolveSession } from '../src/modules/auth/sessions.ts';
-import { startTestApp, type TestApp } from './helpers/app.ts';
+import { BEHIND_PROXY, startTestApp, type TestApp } from './helpers/app.ts';
 import { createPasswordUser, hiddenFields, mergeCookies, movableClock, type PasswordUser, signIn } from './oauth/support.ts';
 
 function cookieAttributes(setCookie: string | string[] | undefined, name: string): string {
@@ -17,7 +17,7 @@ describe('first-party sign-in at /login', () => {
   const address = () => `192.0.2.${++addresses}`;
 
   beforeAll(async () => {
-    t = await startTestApp({ clock });
+    t = await startTestApp({ clock, env: BEHIND_PROXY });
     user = await createPasswordUser(t.em());
   });
   afterAll(() => t.close());

@@ -51,6 +51,9 @@ async function withAdmin<T>(serverUrl: string, work: (client: pg.Client) => Prom
   }
 }
 
+/** The app as deployed behind a proxy, so tests can speak for several client addresses with X-Forwarded-For. */
+export const BEHIND_PROXY = { TRUST_PROXY: 'true' } as const;
+
 export interface TestApp {
   app: App;
   orm: MikroORM;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { BEHIND_PROXY, startTestApp, type TestApp } from '../helpers/app.ts';
 import { expectOAuthErrorCharset } from './support.ts';
 
 /**
@@ -10,7 +10,7 @@ describe('per-address limits of the token and revocation endpoints', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await startTestApp({ publicRateLimitPerMinute: 3 });
+    t = await startTestApp({ publicRateLimitPerMinute: 3, env: BEHIND_PROXY });
   });
   afterAll(() => t.close());
 
@@ -39,5 +39,27 @@ describe('per-address limits of the token and revocation endpoints', () => {
       expectOAuthErrorCharset(res.body);
     }
     expect((await guess('/oauth/token', '203.0.113.8')).status).toBe(401);
+  });
+});
+
+describe('per-address limits without a trusted proxy', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ publicRateLimitPerMinute: 3 });
+  });
+  afterAll(() => t.close());
+
+  it('ignores X-Forwarded-For, so a client cannot buy a new budget by inventing addresses', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await t.http
+        .post('/oauth/token')
+        .set('X-Forwarded-For', `198.51.100.${i + 1}`)
+        .type('form')
+        .send({ grant_type: 'refresh_token', refresh_token: `ort_${'b'.repeat(52)}`, client_id: 'oci_guess' });
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 429, 429]);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OAuthClientEntity } from '../../src/oauth/oauth-client.entity.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { BEHIND_PROXY, startTestApp, type TestApp } from '../helpers/app.ts';
 import { createPasswordUser, expectOAuthErrorCharset, openConsent, pkcePair, signIn } from './support.ts';
 
 /** Every test registers from an address of its own, so the per-address limit never couples tests. */
@@ -16,7 +16,7 @@ describe('POST /oauth/register (RFC 7591)', () => {
     t.http.post('/oauth/register').set('X-Forwarded-For', ip).send(body as object);
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ env: BEHIND_PROXY });
   });
   afterAll(() => t.close());
 

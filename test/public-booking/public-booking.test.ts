@@ -1,7 +1,7 @@
 import superjson from 'superjson';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/lib/clock.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { BEHIND_PROXY, startTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
 import { createEventType, invitee, setSchedule, WEEKDAYS_9_TO_5 } from '../bookings/fixtures.ts';
 
@@ -34,7 +34,7 @@ describe('public booking procedures (/trpc publicBooking.*)', () => {
   let api: ReturnType<typeof trpc>;
 
   beforeAll(async () => {
-    t = await startTestApp({ clock: fixedClock(NOW) });
+    t = await startTestApp({ clock: fixedClock(NOW), env: BEHIND_PROXY });
     api = trpc(t);
     owner = await createUserWithToken(t.em(), { timezone: 'Europe/Berlin', name: 'Berta Host' });
     ownerSlug = ((await t.em().execute('select slug from app_user where id = ?', [owner.id]))[0] as { slug: string }).slug;
@@ -195,7 +195,7 @@ describe('public booking rate limit', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await startTestApp({ clock: fixedClock(NOW), publicRateLimitPerMinute: 3 });
+    t = await startTestApp({ clock: fixedClock(NOW), publicRateLimitPerMinute: 3, env: BEHIND_PROXY });
   });
   afterAll(() => t.close());
 
