@@ -12,7 +12,7 @@ const COERCIBLE = new Set(['number', 'boolean', 'bigint', 'date']);
  * types, so for a body schema this pins `coerce` to false on those fields (the library's assignment is then
  * ignored) and the body is validated as written. Returns the same schema.
  */
-export function strictJsonBody<T extends z.ZodType>(schema: T): T {
+function strictJsonBody<T extends z.ZodType>(schema: T): T {
   pin(schema as unknown as Node);
   return schema;
 }

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { scopedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
-import { strictJsonBody } from '../../lib/json-body.ts';
 import { credentialPrincipal } from './booking-creation.router.ts';
 import { setBookingNoShow } from './booking-no-show.service.ts';
 import { rescheduleBooking } from './booking-reschedule.service.ts';
@@ -49,7 +48,7 @@ export const bookingChangesRouter = router({
           'A round-robin booking keeps its host when that host is free at the new time. A no-show mark is cleared.',
       },
     })
-    .input(strictJsonBody(RescheduleBookingInputSchema))
+    .input(RescheduleBookingInputSchema)
     .output(BookingSchema)
     .mutation(async ({ ctx, input }) => {
       const key = readIdempotencyKey(ctx.request.headers);
@@ -76,7 +75,7 @@ export const bookingChangesRouter = router({
           'already has changes nothing. The Booking resource does not show the mark.',
       },
     })
-    .input(strictJsonBody(BookingNoShowInputSchema))
+    .input(BookingNoShowInputSchema)
     .output(BookingSchema)
     .mutation(({ ctx, input }) => setBookingNoShow(ctx.em, ctx.principal.userId, input, ctx.clock.now())),
 });

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { scopedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
-import { strictJsonBody } from '../../lib/json-body.ts';
 import { CreateEventTypeInputSchema, EventTypeIdInputSchema, UpdateEventTypeInputSchema } from './event-type-input.schemas.ts';
 import { EventTypeSchema } from './event-types.schemas.ts';
 import { createEventType, deactivateEventType, listEventTypes, updateEventType } from './event-types.service.ts';
@@ -42,7 +41,7 @@ export const eventTypesRouter = router({
           'hosted by the owner alone: the API does not manage other hosts. Unknown fields are 400.',
       },
     })
-    .input(strictJsonBody(CreateEventTypeInputSchema))
+    .input(CreateEventTypeInputSchema)
     .output(EventTypeSchema)
     .mutation(async ({ ctx, input }) => {
       const eventType = await createEventType(ctx.em, ctx.principal.userId, input, ctx.clock.now(), ctx.env.SITE_URL);
@@ -66,7 +65,7 @@ export const eventTypesRouter = router({
           'touched: they keep their time, duration and the buffers they were booked with. `active: true` reactivates.',
       },
     })
-    .input(strictJsonBody(UpdateEventTypeInputSchema))
+    .input(UpdateEventTypeInputSchema)
     .output(EventTypeSchema)
     .mutation(({ ctx, input }) => updateEventType(ctx.em, ctx.principal.userId, input, ctx.clock.now(), ctx.env.SITE_URL)),
 

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { scopedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
 import { CursorParam, cursorPage, limitParam } from '../../lib/pagination.ts';
-import { strictJsonBody } from '../../lib/json-body.ts';
 import { booleanQueryParam } from '../../lib/query-params.ts';
 import { LeadSchema, LeadStatusSchema } from './leads.schemas.ts';
 import { listLeads, updateLeadStatus } from './leads.service.ts';
@@ -50,7 +49,7 @@ export const leadsRouter = router({
           'the contact status is `client` whatever their leads say.',
       },
     })
-    .input(strictJsonBody(UpdateLeadInputSchema))
+    .input(UpdateLeadInputSchema)
     .output(LeadSchema)
     .mutation(({ ctx, input }) => updateLeadStatus(ctx.em, ctx.principal.userId, input, ctx.clock.now())),
 });
