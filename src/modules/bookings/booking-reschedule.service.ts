@@ -17,6 +17,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError, notFound } from '../../lib/errors.ts';
 import { type SqlTimestamp, toDate } from '../../lib/sql-values.ts';
 import { findSlotEventType } from '../availability/availability.service.ts';
+import { releaseBusyBlocks } from './busy-blocks.ts';
 import { refreshContacts } from '../contacts/contacts.projection.ts';
 import type { BookingStatus } from './booking.entity.ts';
 import { assertBookable, isExclusionViolation, reserveSlot, slotTaken } from './booking-creation.service.ts';
@@ -96,22 +97,7 @@ async function moveBooking(tx: EntityManager, ownerId: string, input: Reschedule
   if (start === toDate(locked.start_at).getTime() && durationMin === locked.duration_min) return current(tx, ownerId, input.id);
 
   // Release the old time as a cancellation would, except that this booking stays active.
-  await tx.execute(
-    `select bb.id from busy_block bb
-      where bb.id in (select busy_block_id from booking_busy_block where booking_id = ?)
-      order by bb.id
-      for update`,
-    [input.id],
-  );
-  await tx.execute(
-    `update busy_block bb
-        set seats_taken = greatest(bb.seats_taken - 1, 0),
-            active = exists (select 1 from booking_busy_block l join booking b on b.id = l.booking_id
-                              where l.busy_block_id = bb.id and b.status = 'active' and b.id <> ?)
-      where bb.id in (select busy_block_id from booking_busy_block where booking_id = ?)`,
-    [input.id, input.id],
-    'run',
-  );
+  await releaseBusyBlocks(tx, input.id);
   const released = await tx.execute<{ busy_block_id: string }[]>(
     'delete from booking_busy_block where booking_id = ? returning busy_block_id',
     [input.id],

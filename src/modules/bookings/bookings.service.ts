@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { notFound } from '../../lib/errors.ts';
 import { openKeyset, type Page, sortKeySql } from '../../lib/keyset.ts';
+import { releaseBusyBlocks } from './busy-blocks.ts';
 import { refreshContacts } from '../contacts/contacts.projection.ts';
 import type { BookingStatus } from './booking.entity.ts';
 import { BOOKING_ROW_COLUMNS, type Booking, type BookingRow, toBookingDto } from './bookings.schemas.ts';
@@ -95,15 +96,6 @@ export async function cancelBooking(
     );
     if (!locked) throw notFound('Booking');
     if (locked.status === 'active') {
-      // Lock the blocks before reading who is still on them: in READ COMMITTED, the next statement then
-      // sees every cancellation committed by whoever held a block before us.
-      await tx.execute(
-        `select bb.id from busy_block bb
-          where bb.id in (select busy_block_id from booking_busy_block where booking_id = ?)
-          order by bb.id
-          for update`,
-        [input.id],
-      );
       await tx.execute(
         `update booking
             set status = 'canceled', canceled_at = ?, cancel_reason = ?, canceled_by = 'host', updated_at = ?
@@ -111,15 +103,7 @@ export async function cancelBooking(
         [now, reason, now, input.id],
         'run',
       );
-      await tx.execute(
-        `update busy_block bb
-            set seats_taken = greatest(bb.seats_taken - 1, 0),
-                active = exists (select 1 from booking_busy_block l join booking b on b.id = l.booking_id
-                                  where l.busy_block_id = bb.id and b.status = 'active')
-          where bb.id in (select busy_block_id from booking_busy_block where booking_id = ?)`,
-        [input.id],
-        'run',
-      );
+      await releaseBusyBlocks(tx, input.id);
       await refreshContacts(tx, ownerId, [locked.invitee_email]);
     }
     const row = await readBooking(tx, ownerId, input.id);
