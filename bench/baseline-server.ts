@@ -215,8 +215,9 @@ app.get('/contacts', async (request, reply) => {
     conditions.push(`search_text like lower($${values.length})`);
   }
   const where = conditions.join(' and ');
+  // Unnamed statements, planned for their actual values: a generic plan cannot use the trigram index for a
+  // LIKE pattern it does not know (the service gets custom plans too: MikroORM inlines the values).
   const { rows } = await pool.query<ContactRow>({
-    name: `contacts-${query.kind ? 'kind' : ''}-${q ? 'q' : ''}`,
     text: `select email, name, kind, status, meetings, no_shows, last_activity_at, first_seen_at,
                   (select count(*) from contact where ${where}) as total
              from contact where ${where}
@@ -227,7 +228,6 @@ app.get('/contacts', async (request, reply) => {
   let total = rows[0] ? Number(rows[0].total) : null;
   if (total === null) {
     const count = await pool.query<{ total: string }>({
-      name: `contacts-count-${query.kind ? 'kind' : ''}-${q ? 'q' : ''}`,
       text: `select count(*) as total from contact where ${where}`,
       values,
     });

@@ -151,8 +151,11 @@ async function databaseCpuSampler(dbUrl: string): Promise<() => number | undefin
     return { ppid: fields[1], cpu: Number(fields[11]) + Number(fields[12]), children: Number(fields[13]) + Number(fields[14]) };
   };
   try {
-    const backend = await withClient(dbUrl, async (client) => (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid);
-    const postmaster = stat(String(backend)).ppid;
+    // Read while the connection is open: its backend process ends with it.
+    const postmaster = await withClient(dbUrl, async (client) => {
+      const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
+      return stat(String(rows[0]!.pid)).ppid;
+    });
     if (!postmaster) return () => undefined;
     return () => {
       let total = 0;
