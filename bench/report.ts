@@ -63,6 +63,10 @@ export function evaluateTargets(measurements: Measurement[]): TargetVerdict[] {
   const measured = measurements.filter((m) => m.rps !== undefined && m.surface !== 'baseline');
   for (const m of measured) {
     const subject = `${m.label} [${m.surface}]`;
+    // The hand-written server's figure for the same work, where there is one: a target it misses too is
+    // a limit of the machine (or of the target), not of the stack.
+    const base = measurements.find((b) => b.work === m.work && b.surface === 'baseline' && b.rps !== undefined);
+    const againstBase = (value: number | undefined) => (base && value !== undefined ? ` (baseline ${value} ms)` : '');
     if (m.ratio !== undefined) {
       verdicts.push({
         target: `throughput ≥ ${TARGETS.minRatio} × baseline`,
@@ -72,13 +76,18 @@ export function evaluateTargets(measurements: Measurement[]): TargetVerdict[] {
       });
     }
     if (m.p99 !== undefined) {
-      verdicts.push({ target: `p99 ≤ ${TARGETS.maxP99Ms} ms`, subject, value: `${m.p99} ms`, met: m.p99 <= TARGETS.maxP99Ms });
+      verdicts.push({
+        target: `p99 ≤ ${TARGETS.maxP99Ms} ms`,
+        subject,
+        value: `${m.p99} ms${againstBase(base?.p99)}`,
+        met: m.p99 <= TARGETS.maxP99Ms,
+      });
     }
     if (m.work === 'contacts.first' && m.p50 !== undefined) {
       verdicts.push({
         target: `p50 < ${TARGETS.contactsFirstP50Ms} ms`,
         subject,
-        value: `${m.p50} ms`,
+        value: `${m.p50} ms${againstBase(base?.p50)}`,
         met: m.p50 < TARGETS.contactsFirstP50Ms,
       });
     }

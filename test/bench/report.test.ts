@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { attachRatios, evaluateTargets, type Measurement } from '../../bench/report.ts';
+
+const measured = (work: string, surface: Measurement['surface'], rps: number, p50: number, p99: number): Measurement => ({
+  work,
+  label: `label of ${work}`,
+  surface,
+  rps,
+  p50,
+  p99,
+});
+
+describe('bench report', () => {
+  it('divides each surface by the baseline of the same work, and only that', () => {
+    const ms = [
+      measured('me', 'baseline', 1000, 5, 20),
+      measured('me', 'rest', 700, 7, 30),
+      measured('leads', 'rest', 300, 10, 40),
+    ];
+    attachRatios(ms);
+    expect(ms[1]!.ratio).toBeCloseTo(0.7);
+    expect(ms[0]!.ratio).toBeUndefined();
+    expect(ms[2]!.ratio).toBeUndefined();
+  });
+
+  it('judges the issue targets: ratio, p99, contacts p50, deep pages, 409s', () => {
+    const ms = [
+      measured('me', 'baseline', 1000, 5, 20),
+      measured('me', 'rest', 500, 9, 120),
+      measured('contacts.first', 'rest', 400, 49, 90),
+      measured('bookings.first', 'rest', 400, 10, 50),
+      measured('bookings.deep', 'rest', 350, 11, 60),
+      { ...measured('bookings.create', 'rest', 100, 30, 80), statusCodes: { '201': 900, '409': 2 } },
+    ];
+    attachRatios(ms);
+    const missed = evaluateTargets(ms)
+      .filter((v) => !v.met)
+      .map((v) => `${v.target} | ${v.subject}`);
+    expect(missed).toEqual([
+      'throughput ≥ 0.6 × baseline | label of me [rest]',
+      'p99 ≤ 100 ms | label of me [rest]',
+      'deep page ≥ 0.9 × first page throughput | GET /bookings [rest]',
+      'no 409 when every POST books a distinct slot | label of bookings.create [rest]',
+    ]);
+  });
+});
