@@ -140,7 +140,8 @@ function startServer(script: string, dbUrl: string, execArgv: string[] = []): Pr
 
 /**
  * CPU time (µs) used so far by the PostgreSQL server: the postmaster and all its children (backends,
- * background workers), read from /proc. Undefined where /proc cannot tell (not Linux, another host).
+ * background workers), read from /proc. Undefined where /proc cannot tell (not Linux, another host). On a
+ * server shared with other databases (DATABASE_URL) it counts their work too: an upper bound.
  */
 async function databaseCpuSampler(dbUrl: string): Promise<() => number | undefined> {
   const ticks = 100; // USER_HZ on Linux
