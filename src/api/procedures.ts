@@ -6,7 +6,7 @@ import type { Principal } from '../modules/auth/principal.ts';
 import { authenticateSession } from '../modules/auth/session-principal.ts';
 import type { Scope } from '../modules/auth/scopes.ts';
 import type { Context } from './context.ts';
-import { rateLimitHeaders } from './rate-limit.ts';
+import { type RateLimiter, rateLimitHeaders } from './rate-limit.ts';
 import { middleware, procedure, TRPCError } from './trpc.ts';
 
 /** The one place domain and infrastructure errors become transport errors (status, title, body). */
@@ -60,17 +60,23 @@ const authenticate = middleware(async ({ ctx, next }) => {
   }
 });
 
-const limitRate = middleware(async ({ ctx, next }) => {
-  const principal = (ctx as Context & { principal: Principal }).principal;
-  const result = await ctx.apiRateLimiter.consume(`${principal.credential.kind}:${principal.credential.id}`);
+/** Counts the request against `limiter`, sets the X-RateLimit-* headers, and refuses it with 429 when over budget. */
+async function enforceRateLimit(ctx: Context, limiter: RateLimiter, key: string, subject: string): Promise<void> {
+  const result = await limiter.consume(key);
   Object.assign(ctx.response.headers, rateLimitHeaders(result));
   if (!result.allowed) {
     ctx.response.headers['Cache-Control'] = 'no-store';
     throw new DomainError(
       'rate_limited',
-      `Rate limit of ${result.limit} requests per minute exceeded for this ${principal.credential.kind === 'session' ? 'session' : 'token'}. Retry after ${result.retryAfter} seconds.`,
+      `Rate limit of ${result.limit} requests per minute exceeded for this ${subject}. Retry after ${result.retryAfter} seconds.`,
     );
   }
+}
+
+const limitRate = middleware(async ({ ctx, next }) => {
+  const { credential } = (ctx as Context & { principal: Principal }).principal;
+  const subject = credential.kind === 'session' ? 'session' : 'token';
+  await enforceRateLimit(ctx, ctx.apiRateLimiter, `${credential.kind}:${credential.id}`, subject);
   return next();
 });
 
@@ -112,15 +118,7 @@ export function scopedProcedure(scope: Scope) {
 }
 
 const limitPublicRate = middleware(async ({ ctx, next }) => {
-  const result = await ctx.publicRateLimiter.consume(`ip:${ctx.request.ip}`);
-  Object.assign(ctx.response.headers, rateLimitHeaders(result));
-  if (!result.allowed) {
-    ctx.response.headers['Cache-Control'] = 'no-store';
-    throw new DomainError(
-      'rate_limited',
-      `Rate limit of ${result.limit} requests per minute exceeded for this address. Retry after ${result.retryAfter} seconds.`,
-    );
-  }
+  await enforceRateLimit(ctx, ctx.publicRateLimiter, `ip:${ctx.request.ip}`, 'address');
   return next();
 });
 
