@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import supertest, { type Response } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -136,9 +137,25 @@ describe('the per-token rate limit (PostgreSQL counters)', () => {
   });
 });
 
-const redisUrl = process.env.TEST_REDIS_URL;
+/** TEST_REDIS_URL, else the standard local Redis when one answers (these machines run one); else none. */
+async function findRedis(): Promise<string | undefined> {
+  if (process.env.TEST_REDIS_URL) return process.env.TEST_REDIS_URL;
+  const url = 'redis://127.0.0.1:6379';
+  const probe = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: 500, retryStrategy: () => null });
+  probe.on('error', () => {});
+  try {
+    await probe.connect();
+    return (await probe.ping()) === 'PONG' ? url : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    probe.disconnect();
+  }
+}
 
-// Needs a Redis server: CI sets TEST_REDIS_URL (redis://127.0.0.1:6379). Counter keys are token ids, random per run.
+const redisUrl = await findRedis();
+
+// Needs a Redis server (see findRedis; CI sets TEST_REDIS_URL). Counter keys are token ids, random per run.
 describe.runIf(redisUrl)('the per-token rate limit with REDIS_URL set', () => {
   let t: TestApp;
 
