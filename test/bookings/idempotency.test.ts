@@ -57,6 +57,27 @@ describe('POST /api/v2/bookings with an Idempotency-Key', () => {
     expect(await bookingCount()).toBe(before);
   });
 
+  it('forgets a key after 24 hours: it may then be used for a new request', async () => {
+    expect((await post(bodyAt('2026-03-02T11:00:00Z'), 'yesterday')).status).toBe(201);
+    await t.em().execute("update idempotency_key set created_at = now() - interval '25 hours' where key = 'yesterday'");
+    const fresh = await post(bodyAt('2026-03-02T11:30:00Z'), 'yesterday');
+    expect(fresh.status).toBe(201);
+    expect(fresh.headers['idempotent-replayed']).toBeUndefined();
+    expect(fresh.body.startAt).toBe('2026-03-02T11:30:00.000Z');
+    const replay = await post(bodyAt('2026-03-02T11:30:00Z'), 'yesterday');
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+  });
+
+  it('prunes expired keys of every credential as new keys are claimed', async () => {
+    await t.em().execute(
+      `insert into idempotency_key (principal, key, request_hash, response_status, response_body, created_at)
+       select 'pat:gone', 'old-' || n, 'x', 201, '{}'::jsonb, now() - interval '2 days' from generate_series(1, 10) n`,
+    );
+    expect((await post(bodyAt('2026-03-02T12:00:00Z'), 'prune-trigger')).status).toBe(201);
+    const [left] = await t.em().execute("select count(*)::int as n from idempotency_key where principal = 'pat:gone'");
+    expect((left as { n: number }).n).toBe(0);
+  });
+
   it('keys belong to the credential: another token may use the same key for its own request', async () => {
     const token2 = await createUserWithToken(t.em(), { timezone: 'UTC' });
     await setSchedule(t.em(), token2.id, WEEKDAYS_9_TO_5);

@@ -76,6 +76,7 @@ export async function claimIdempotencyKey(
   scope: IdempotencyScope,
   hash: string,
 ): Promise<StoredResponse | undefined> {
+  await forgetExpiredKeys(tx, scope);
   const claimed = await tx.execute<{ affectedRows: number }>(
     `insert into idempotency_key (principal, key, request_hash, response_status, response_body)
      values (?, ?, ?, 0, 'null'::jsonb)
@@ -102,6 +103,26 @@ export async function claimIdempotencyKey(
     throw new DomainError('conflict', 'A request with this Idempotency-Key is being processed; retry shortly.');
   }
   return { status: stored.response_status, body: stored.response_body };
+}
+
+/** How long a key's response is kept for replay (as Stripe does); after that the key may be used afresh. */
+const KEY_LIFETIME = "interval '24 hours'";
+/** Old keys removed per claim: enough to keep the table bounded without a separate job. */
+const PRUNE_BATCH = 50;
+
+async function forgetExpiredKeys(tx: EntityManager, scope: IdempotencyScope): Promise<void> {
+  await tx.execute(
+    `delete from idempotency_key where principal = ? and key = ? and created_at < now() - ${KEY_LIFETIME}`,
+    [scope.principal, scope.key],
+    'run',
+  );
+  await tx.execute(
+    `delete from idempotency_key where ctid in (
+       select ctid from idempotency_key where created_at < now() - ${KEY_LIFETIME}
+        limit ${PRUNE_BATCH} for update skip locked)`,
+    [],
+    'run',
+  );
 }
 
 export async function storeIdempotentResponse(
