@@ -17,6 +17,18 @@ export function ErrorNotice({ children }: { children: ReactNode }) {
   );
 }
 
+/** "X could not be loaded" with the reason and a button that asks again. */
+export function LoadFailed({ what, reason, onRetry }: { what: ReactNode; reason: string; onRetry: () => void }) {
+  return (
+    <ErrorNotice>
+      {what} could not be loaded. {reason}{' '}
+      <button type="button" className="btn btn-link" onClick={onRetry}>
+        Try again
+      </button>
+    </ErrorNotice>
+  );
+}
+
 export function BrandMark() {
   return (
     <svg className="brand-mark" viewBox="0 0 32 32" aria-hidden="true" focusable="false">

@@ -2,7 +2,7 @@ import type { inferRouterOutputs } from '@trpc/server';
 import { type FormEvent, type ReactNode, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { AppRouter } from '../../../src/api/root.ts';
 import { api, errorMessage, errorStatus } from '../api.ts';
-import { BrandMark, ErrorNotice, Spinner } from '../components/ui.tsx';
+import { BrandMark, ErrorNotice, LoadFailed, Spinner } from '../components/ui.tsx';
 import {
   addDays,
   browserTimeZone,
@@ -337,12 +337,7 @@ function SlotPicker(props: {
       </div>
 
       {error && (
-        <ErrorNotice>
-          Available times could not be loaded. {error}{' '}
-          <button type="button" className="btn btn-link" onClick={() => setAttempt((n) => n + 1)}>
-            Try again
-          </button>
-        </ErrorNotice>
+        <LoadFailed what="Available times" reason={error} onRetry={() => setAttempt((n) => n + 1)} />
       )}
       {!slots && !error && <Spinner label="Finding available times…" />}
       {slots && (

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api, errorMessage, errorStatus, setCsrfToken, signInUrl } from '../api.ts';
-import { BrandMark, ErrorNotice, Spinner } from '../components/ui.tsx';
+import { BrandMark, LoadFailed, Spinner } from '../components/ui.tsx';
 import { GrantedAppsSection } from './developer/GrantedAppsSection.tsx';
 import { OAuthAppsSection } from './developer/OAuthAppsSection.tsx';
 import { TokensSection } from './developer/TokensSection.tsx';
@@ -75,12 +75,7 @@ export function DeveloperSettingsPage() {
         </div>
         {state.kind === 'loading' && <Spinner label="Loading your settings…" />}
         {state.kind === 'error' && (
-          <ErrorNotice>
-            <strong>Your settings could not be loaded.</strong> {state.message}{' '}
-            <button type="button" className="btn-link btn" onClick={() => void load()}>
-              Try again
-            </button>
-          </ErrorNotice>
+          <LoadFailed what={<strong>Your settings</strong>} reason={state.message} onRetry={() => void load()} />
         )}
         {state.kind === 'ready' && (
           <div className="stack">

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api, errorMessage } from '../../api.ts';
-import { ConfirmAction, ErrorNotice, formatDate, Spinner } from '../../components/ui.tsx';
+import { ConfirmAction, ErrorNotice, formatDate, LoadFailed, Spinner } from '../../components/ui.tsx';
 import type { GrantedAppItem, OnSessionLost } from './types.ts';
 
 /** Apps the user has authorized through the consent screen; revoking one ends all of its tokens. */
@@ -38,12 +38,7 @@ export function GrantedAppsSection({ onSessionLost }: { onSessionLost: OnSession
       )}
       {loadError && (
         <div className="card-body">
-          <ErrorNotice>
-            Authorized apps could not be loaded. {loadError}{' '}
-            <button type="button" className="btn btn-link" onClick={() => void load()}>
-              Try again
-            </button>
-          </ErrorNotice>
+          <LoadFailed what="Authorized apps" reason={loadError} onRetry={() => void load()} />
         </div>
       )}
       {!grants && !loadError && <Spinner label="Loading authorized apps…" />}

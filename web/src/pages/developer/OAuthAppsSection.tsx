@@ -1,6 +1,6 @@
 import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
 import { api, errorMessage } from '../../api.ts';
-import { ConfirmAction, CopyInline, ErrorNotice, formatDate, SecretReveal, Spinner, useFocusAfterRender } from '../../components/ui.tsx';
+import { ConfirmAction, CopyInline, ErrorNotice, formatDate, LoadFailed, SecretReveal, Spinner, useFocusAfterRender } from '../../components/ui.tsx';
 import type { OAuthAppItem, OnSessionLost } from './types.ts';
 
 type Revealed = { title: string; clientId: string; clientSecret: string };
@@ -103,12 +103,7 @@ export function OAuthAppsSection({ canCreate, onSessionLost }: { canCreate: bool
       )}
       {loadError && (
         <div className="card-body">
-          <ErrorNotice>
-            Your apps could not be loaded. {loadError}{' '}
-            <button type="button" className="btn btn-link" onClick={() => void load()}>
-              Try again
-            </button>
-          </ErrorNotice>
+          <LoadFailed what="Your apps" reason={loadError} onRetry={() => void load()} />
         </div>
       )}
       {!apps && !loadError && <Spinner label="Loading apps…" />}

@@ -1,6 +1,6 @@
 import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
 import { api, errorMessage } from '../../api.ts';
-import { ConfirmAction, ErrorNotice, formatDate, SecretReveal, Spinner, useFocusAfterRender } from '../../components/ui.tsx';
+import { ConfirmAction, ErrorNotice, formatDate, LoadFailed, SecretReveal, Spinner, useFocusAfterRender } from '../../components/ui.tsx';
 import type { OnSessionLost, ScopeItem, TokenItem } from './types.ts';
 
 const EXPIRY_CHOICES = [
@@ -104,12 +104,7 @@ export function TokensSection({ canCreate, onSessionLost }: { canCreate: boolean
       )}
       {loadError && (
         <div className="card-body">
-          <ErrorNotice>
-            Your tokens could not be loaded. {loadError}{' '}
-            <button type="button" className="btn btn-link" onClick={() => void load()}>
-              Try again
-            </button>
-          </ErrorNotice>
+          <LoadFailed what="Your tokens" reason={loadError} onRetry={() => void load()} />
         </div>
       )}
       {!tokens && !loadError && <Spinner label="Loading tokens…" />}
