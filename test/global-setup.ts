@@ -4,6 +4,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { initOrm, migrate } from '../src/db/orm.ts';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
+import { BROWSER_TEST_FILE, missingChromiumAdvice } from './helpers/chromium.ts';
 import { databaseUrl } from './helpers/database-url.ts';
 
 declare module 'vitest' {
@@ -18,6 +19,9 @@ declare module 'vitest' {
  * database from which every test file clones its own database, so files run in parallel and in any order.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const chromiumAdvice = runsBrowserTests() ? missingChromiumAdvice() : undefined;
+  // Said before anything runs, so a newcomer's first `npm test` explains itself instead of failing late.
+  if (chromiumAdvice) throw new Error(chromiumAdvice);
   const embedded = process.env.DATABASE_URL
     ? undefined
     : await startEmbeddedPostgres(path.resolve('.data/test'), (line) => console.error(line));
@@ -36,6 +40,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await dropLeftovers(serverUrl, templateDatabase);
     await embedded?.stop();
   };
+}
+
+/** Whether this run includes the browser tests: a whole run does; a run filtered to other files does not. */
+function runsBrowserTests(): boolean {
+  // vitest keeps its CLI filters to itself; its arguments are ours to read (`vitest run [filters…] [--options]`).
+  const filters = process.argv.slice(2).filter((arg) => !arg.startsWith('-') && arg !== 'run');
+  if (filters.length === 0) return true;
+  return filters.some((filter) => BROWSER_TEST_FILE.includes(filter) || filter.includes('browser'));
 }
 
 async function adminQuery(serverUrl: string, sql: string): Promise<pg.QueryResult> {

