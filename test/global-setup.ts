@@ -19,7 +19,7 @@ declare module 'vitest' {
  * database from which every test file clones its own database, so files run in parallel and in any order.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const chromiumAdvice = runsBrowserTests() ? missingChromiumAdvice() : undefined;
+  const chromiumAdvice = (await runsBrowserTests(project)) ? missingChromiumAdvice() : undefined;
   // Said before anything runs, so a newcomer's first `npm test` explains itself instead of failing late.
   if (chromiumAdvice) throw new Error(chromiumAdvice);
   const embedded = process.env.DATABASE_URL
@@ -42,12 +42,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
   };
 }
 
-/** Whether this run includes the browser tests: a whole run does; a run filtered to other files does not. */
-function runsBrowserTests(): boolean {
-  // vitest keeps its CLI filters to itself; its arguments are ours to read (`vitest run [filters…] [--options]`).
-  const filters = process.argv.slice(2).filter((arg) => !arg.startsWith('-') && arg !== 'run');
-  if (filters.length === 0) return true;
-  return filters.some((filter) => BROWSER_TEST_FILE.includes(filter) || filter.includes('browser'));
+/** Whether this run includes the browser tests, after the command line's file filters and excludes. */
+async function runsBrowserTests(project: TestProject): Promise<boolean> {
+  // The CLI's file filters are not public API; without them every included file counts.
+  const filters = (project.vitest as { filenamePattern?: string[] }).filenamePattern;
+  const { testFiles } = await project.globTestFiles(filters);
+  return testFiles.some((file) => file.endsWith(BROWSER_TEST_FILE));
 }
 
 async function adminQuery(serverUrl: string, sql: string): Promise<pg.QueryResult> {
