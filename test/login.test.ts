@@ -111,11 +111,28 @@ describe('first-party sign-in at /login', () => {
     '//evil.example.test/path',
     '/\\evil.example.test',
     'javascript:alert(1)',
+    '/.//evil.example.net',
+    '/x/..//evil.example.net',
+    '/%2e//evil.example.net',
+    '/%2E%2E/%2e//evil.example.net',
   ])('does not redirect off the site: next=%s goes to /login', async (next) => {
     const res = await attempt(user.email, user.password, address(), next);
     expect(res.status).toBe(303);
     expect(res.headers.location).toBe('/login');
+    const form = await loginForm(address(), next);
+    expect(form.fields.next).toBe('/login');
   });
+
+  it.each(['/.//evil.example.net', '/x/..//evil.example.net', '/%2e//evil.example.net'])(
+    'signed in, /login?next=%s does not send the user off the site',
+    async (next) => {
+      const cookie = await signIn(t.http, user);
+      const res = await t.http.get(`/login?next=${encodeURIComponent(next)}`).set('Cookie', cookie);
+      expect(res.status).toBe(200);
+      expect(res.headers.location).toBeUndefined();
+      expect(res.text).toContain(user.email);
+    },
+  );
 
   it('starts a new session on every sign-in (no fixation)', async () => {
     const a = await attempt(user.email, user.password);

@@ -21,13 +21,16 @@ const LOGIN_CSRF_TTL_SEC = 3600;
 const MAX_FIELD_LENGTH = 1000;
 
 /**
- * Where to go after signing in: only a path on this site (open-redirect protection). Anything that could
- * leave the origin — `//host`, `/\host`, a scheme, control characters — falls back to the sign-in page.
+ * Where to go after signing in: only a path on this site (open-redirect protection). The target is
+ * normalised first with the WHATWG parser, as a browser would (dot segments, `%2e`), and the normalised form
+ * is both what is checked and what is returned, so `/.//evil`, `/x/..//evil` or `/%2e//evil` cannot become a
+ * protocol-relative `//evil` after the check. Anything that could leave the origin — a scheme, `//host`, a
+ * backslash anywhere, control characters — falls back to the sign-in page.
  */
 export function safeNextPath(next: string | undefined): string {
-  if (!next || next.length > 8000 || !next.startsWith('/')) return LOGIN_PATH;
-  const path = next.split('?')[0] ?? '';
-  if (path.startsWith('//') || path.includes('\\') || hasControlOrSpace(next)) return LOGIN_PATH;
+  if (!next || next.length > 8000 || !next.startsWith('/') || next.includes('\\') || hasControlOrSpace(next)) {
+    return LOGIN_PATH;
+  }
   const base = 'http://same-origin.invalid';
   let url: URL;
   try {
@@ -35,8 +38,9 @@ export function safeNextPath(next: string | undefined): string {
   } catch {
     return LOGIN_PATH;
   }
-  if (url.origin !== base) return LOGIN_PATH;
-  return `${url.pathname}${url.search}`;
+  const target = `${url.pathname}${url.search}`;
+  if (url.origin !== base || !/^\/(?![/\\])/.test(target) || new URL(target, base).href !== url.href) return LOGIN_PATH;
+  return target;
 }
 
 function hasControlOrSpace(text: string): boolean {
