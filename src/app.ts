@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { AppServices } from './api/context.ts';
-import { type CounterStore, createRateLimiter } from './api/rate-limit.ts';
+import { type CounterStore, createFailureThrottle, createRateLimiter } from './api/rate-limit.ts';
 import { type Env, trustProxySetting } from './config/env.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { registerRest, registerTrpc } from './http/api-mounts.ts';
@@ -15,6 +15,9 @@ import { registerHealth } from './http/health.ts';
 import { serializeRequestForLog } from './http/request-log.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { oauthRoutes } from './oauth/routes.ts';
+
+/** Failed authentications a client address may make per minute before it gets 429s. */
+const FAILED_AUTHENTICATIONS_PER_MINUTE = 30;
 
 export interface AppOptions {
   env: Env;
@@ -92,6 +95,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
       store: counterStore.store,
       onStoreError,
     }),
+    failedAuthThrottle: createFailureThrottle(
+      createRateLimiter({ keyPrefix: 'auth_failure', points: FAILED_AUTHENTICATIONS_PER_MINUTE, durationSec: 60, store: counterStore.store, onStoreError }),
+    ),
     log,
   };
 
