@@ -5,7 +5,9 @@ import { generateToken } from '../lib/secrets.ts';
 import {
   createSession,
   csrfTokenMatches,
+  DEVICE_COOKIE_TTL_SEC,
   deleteSession,
+  deviceCookieName,
   type ResolvedSession,
   resolveSession,
   SESSION_TTL_SEC,
@@ -107,6 +109,7 @@ export function registerLogin(app: FastifyInstance, deps: { services: AppService
   const siteUrl = services.env.SITE_URL;
   const cookieName = sessionCookieName(siteUrl);
   const csrfCookieName = loginCsrfCookieName(siteUrl);
+  const deviceCookie = deviceCookieName(siteUrl);
   const { maxAge: _maxAge, ...clearOptions } = sessionCookieOptions(siteUrl);
 
   /** A fresh form, with a login CSRF token double-submitted as a cookie (no session exists yet to bind it to). */
@@ -146,7 +149,8 @@ export function registerLogin(app: FastifyInstance, deps: { services: AppService
     }
     const em = orm.em.fork();
     const now = services.clock.now();
-    const result = await signInWithPassword(em, { email, password, ip: request.ip, now });
+    const deviceToken = request.cookies[deviceCookie];
+    const result = await signInWithPassword(em, { email, password, ip: request.ip, deviceToken, now });
     if (!result.ok && result.reason === 'throttled') {
       const minutes = Math.ceil(result.retryAfterSec / 60);
       reply.header('Retry-After', String(result.retryAfterSec));
@@ -163,6 +167,7 @@ export function registerLogin(app: FastifyInstance, deps: { services: AppService
     await deleteSession(em, request.cookies[cookieName]);
     const session = await createSession(em, result.userId, now);
     reply.setCookie(cookieName, session.cookieValue, sessionCookieOptions(siteUrl, SESSION_TTL_SEC));
+    reply.setCookie(deviceCookie, result.deviceToken, sessionCookieOptions(siteUrl, DEVICE_COOKIE_TTL_SEC));
     reply.clearCookie(csrfCookieName, clearOptions);
     return reply.header('Cache-Control', 'no-store').redirect(next, 303);
   });
