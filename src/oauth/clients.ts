@@ -174,6 +174,15 @@ export function clientNameProblem(name: string): string | null {
   return mixedOk ? null : 'must not mix letters of different scripts (look-alike letters)';
 }
 
+/** A developer's app name, normalised, or a 400 on `name` (developer settings: create and rename). */
+export function checkedAppName(raw: string): string {
+  const name = normaliseClientName(raw);
+  if (name.length === 0) throw invalidField(['name'], `must be 1 to ${MAX_CLIENT_NAME_LENGTH} characters long`);
+  const problem = clientNameProblem(name);
+  if (problem) throw invalidField(['name'], problem);
+  return name;
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Creating clients
 // ---------------------------------------------------------------------------------------------------------
@@ -224,10 +233,7 @@ export async function createOAuthClient(
   input: { ownerUserId: string; name: string; redirectUris: string[]; type: ClientType },
   now: Date = new Date(),
 ): Promise<CreatedClient> {
-  const name = normaliseClientName(input.name);
-  if (name.length === 0) throw invalidField(['name'], `must be 1 to ${MAX_CLIENT_NAME_LENGTH} characters long`);
-  const nameProblem = clientNameProblem(name);
-  if (nameProblem) throw invalidField(['name'], nameProblem);
+  const name = checkedAppName(input.name);
   if (input.redirectUris.length === 0 || input.redirectUris.length > MAX_REDIRECT_URIS) {
     throw invalidField(['redirectUris'], `must list 1 to ${MAX_REDIRECT_URIS} redirect URIs`);
   }
