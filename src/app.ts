@@ -5,15 +5,19 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { AppServices } from './api/context.ts';
-import { type CounterStore, createRateLimiter } from './api/rate-limit.ts';
+import { type CounterStore, createFailureThrottle, createRateLimiter } from './api/rate-limit.ts';
 import { type Env, trustProxySetting } from './config/env.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { registerRest, registerTrpc } from './http/api-mounts.ts';
 import { registerDocs } from './http/docs.ts';
 import { registerErrorResponses } from './http/error-responses.ts';
 import { registerHealth } from './http/health.ts';
+import { serializeRequestForLog } from './http/request-log.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { oauthRoutes } from './oauth/routes.ts';
+
+/** Failed authentications a client address may make per minute before it gets 429s. */
+const FAILED_AUTHENTICATIONS_PER_MINUTE = 30;
 
 export interface AppOptions {
   env: Env;
@@ -28,6 +32,8 @@ export interface AppOptions {
   /** Dynamic client registrations per hour per client address (RFC 7591 §3.1 allows limiting them). */
   oauthRegistrationRateLimitPerHour?: number;
   logger?: boolean;
+  /** Where the log goes instead of stdout (tests read it); implies logging at env.LOG_LEVEL. */
+  logStream?: NodeJS.WritableStream;
   /** The built first-party web app (default dist/web, written by `npm run build:web`). */
   webRoot?: string;
 }
@@ -43,9 +49,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const { env, orm } = options;
   const fastify = Fastify({
     logger:
-      options.logger === false
+      options.logger === false && !options.logStream
         ? false
-        : { level: env.LOG_LEVEL, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+        : {
+            level: env.LOG_LEVEL,
+            redact: ['req.headers.authorization', 'req.headers.cookie'],
+            serializers: { req: serializeRequestForLog },
+            ...(options.logStream ? { stream: options.logStream } : {}),
+          },
     bodyLimit: 100 * 1024,
     trustProxy: trustProxySetting(env.TRUST_PROXY),
     routerOptions: { maxParamLength: 5000 },
@@ -84,6 +95,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
       store: counterStore.store,
       onStoreError,
     }),
+    failedAuthThrottle: createFailureThrottle(
+      createRateLimiter({ keyPrefix: 'auth_failure', points: FAILED_AUTHENTICATIONS_PER_MINUTE, durationSec: 60, store: counterStore.store, onStoreError }),
+    ),
     log,
   };
 

@@ -22,13 +22,13 @@ describe('first-party sign-in at /login', () => {
   });
   afterAll(() => t.close());
 
-  async function loginForm(ip: string, next?: string) {
+  async function loginForm(ip: string, next?: string, cookies = '') {
     const res = await t.http.get(next ? `/login?next=${encodeURIComponent(next)}` : '/login').set('X-Forwarded-For', ip);
-    return { res, jar: mergeCookies('', res.headers['set-cookie']), fields: hiddenFields(res.text, 'login') };
+    return { res, jar: mergeCookies(cookies, res.headers['set-cookie']), fields: hiddenFields(res.text, 'login') };
   }
 
-  async function attempt(email: string, password: string, ip = address(), next?: string) {
-    const form = await loginForm(ip, next);
+  async function attempt(email: string, password: string, ip = address(), next?: string, cookies = '') {
+    const form = await loginForm(ip, next, cookies);
     return t.http
       .post('/login')
       .set('X-Forwarded-For', ip)
@@ -111,11 +111,28 @@ describe('first-party sign-in at /login', () => {
     '//evil.example.test/path',
     '/\\evil.example.test',
     'javascript:alert(1)',
+    '/.//evil.example.net',
+    '/x/..//evil.example.net',
+    '/%2e//evil.example.net',
+    '/%2E%2E/%2e//evil.example.net',
   ])('does not redirect off the site: next=%s goes to /login', async (next) => {
     const res = await attempt(user.email, user.password, address(), next);
     expect(res.status).toBe(303);
     expect(res.headers.location).toBe('/login');
+    const form = await loginForm(address(), next);
+    expect(form.fields.next).toBe('/login');
   });
+
+  it.each(['/.//evil.example.net', '/x/..//evil.example.net', '/%2e//evil.example.net'])(
+    'signed in, /login?next=%s does not send the user off the site',
+    async (next) => {
+      const cookie = await signIn(t.http, user);
+      const res = await t.http.get(`/login?next=${encodeURIComponent(next)}`).set('Cookie', cookie);
+      expect(res.status).toBe(200);
+      expect(res.headers.location).toBeUndefined();
+      expect(res.text).toContain(user.email);
+    },
+  );
 
   it('starts a new session on every sign-in (no fixation)', async () => {
     const a = await attempt(user.email, user.password);
@@ -123,20 +140,57 @@ describe('first-party sign-in at /login', () => {
     expect(cookieAttributes(a.headers['set-cookie'], 'session')).not.toBe(cookieAttributes(b.headers['set-cookie'], 'session'));
   });
 
-  it('locks an e-mail address after 5 failures in 15 minutes, even for the right password, then lets it in again', async () => {
+  it("an attacker's wrong passwords do not keep the owner out of a browser or an address that signed in before", async () => {
     const victim = await createPasswordUser(t.em());
+    const home = address();
+    const earlier = await attempt(victim.email, victim.password, home);
+    expect(earlier.status).toBe(303);
+    const device = mergeCookies('', earlier.headers['set-cookie']).split('; ').find((pair) => pair.startsWith('login_device=')) ?? '';
+    expect(device).toMatch(/^login_device=dev_[a-z2-7]{52}$/);
+    expect(cookieAttributes(earlier.headers['set-cookie'], 'login_device')).toMatch(/HttpOnly/);
     const start = clock.now();
     try {
-      for (let i = 0; i < 5; i++) expect((await attempt(victim.email, `wrong-${i}`)).status).toBe(401);
-      const locked = await attempt(victim.email, victim.password);
-      expect(locked.status).toBe(429);
-      expect(locked.headers['retry-after']).toMatch(/^[1-9]\d*$/);
-      expect(locked.text).toContain('Too many failed sign-in attempts');
-      expect(cookieAttributes(locked.headers['set-cookie'], 'session')).toBe('');
-      // Others are not affected.
+      // One address hammers the account, and a dozen others guess once each.
+      const attacker = address();
+      for (let i = 0; i < 30; i++) expect((await attempt(victim.email, `wrong-${i}`, attacker)).status).not.toBe(303);
+      for (let i = 0; i < 12; i++) expect((await attempt(victim.email, `spread-${i}`)).status).not.toBe(303);
+      expect((await attempt(victim.email, victim.password, attacker)).status).toBe(429);
+      // The owner: from the address that signed in before, and from a new address with the device cookie.
+      expect((await attempt(victim.email, victim.password, home)).status).toBe(303);
+      expect((await attempt(victim.email, victim.password, address(), undefined, device)).status).toBe(303);
+      // A client never seen with this account waits while guesses are spread over many addresses.
+      const stranger = await attempt(victim.email, victim.password);
+      expect(stranger.status).toBe(429);
+      expect(Number(stranger.headers['retry-after'])).toBeLessThanOrEqual(15 * 60);
+      // The limit is per account: others are not affected.
       expect((await attempt(user.email, user.password)).status).toBe(303);
-      clock.advance(15 * 60 + 1);
+    } finally {
+      clock.set(start);
+    }
+  });
+
+  it('stops guessing from one address with growing waits (1, 2, 4… minutes), not a lockout of the account', async () => {
+    const victim = await createPasswordUser(t.em());
+    const attacker = address();
+    const start = clock.now();
+    try {
+      for (let i = 0; i < 5; i++) expect((await attempt(victim.email, `wrong-${i}`, attacker)).status).toBe(401);
+      for (const waitSec of [60, 120, 240, 480]) {
+        const refused = await attempt(victim.email, victim.password, attacker);
+        expect(refused.status).toBe(429);
+        expect(refused.text).toContain('Too many failed sign-in attempts');
+        expect(cookieAttributes(refused.headers['set-cookie'], 'session')).toBe('');
+        expect(Number(refused.headers['retry-after'])).toBe(waitSec);
+        clock.advance(waitSec - 1);
+        expect((await attempt(victim.email, victim.password, attacker)).status).toBe(429);
+        clock.advance(1);
+        expect((await attempt(victim.email, `again-${waitSec}`, attacker)).status).toBe(401);
+      }
+      expect(Number((await attempt(victim.email, victim.password, attacker)).headers['retry-after'])).toBe(15 * 60);
+      // Meanwhile the owner, from anywhere else, signs in.
       expect((await attempt(victim.email, victim.password)).status).toBe(303);
+      clock.advance(15 * 60);
+      expect((await attempt(victim.email, victim.password, attacker)).status).toBe(303);
     } finally {
       clock.set(start);
     }

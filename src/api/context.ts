@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Env } from '../config/env.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { Principal } from '../modules/auth/principal.ts';
-import type { RateLimiter } from './rate-limit.ts';
+import type { FailureThrottle, RateLimiter } from './rate-limit.ts';
 
 /** Long-lived collaborators shared by every request of one app instance. */
 export interface AppServices {
@@ -12,6 +12,8 @@ export interface AppServices {
   publicRateLimiter: RateLimiter;
   /** Dynamic client registrations per client address (POST /oauth/register). */
   oauthRegistrationRateLimiter: RateLimiter;
+  /** Failed bearer or session authentications per client address (/api/v2, /trpc, /oauth/userinfo). */
+  failedAuthThrottle: FailureThrottle;
   log: { warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
 }
 

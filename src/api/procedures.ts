@@ -42,6 +42,8 @@ export function resourceMetadataUrl(ctx: Pick<Context, 'env'>): string {
  */
 const authenticate = middleware(async ({ ctx, next }) => {
   if (ctx.principal) return next({ ctx: { principal: ctx.principal } });
+  const address = `ip:${ctx.request.ip}`;
+  refuseRepeatedFailures(ctx, ctx.failedAuthThrottle.blockedFor(address));
   try {
     const { headers } = ctx.request;
     const session =
@@ -52,6 +54,7 @@ const authenticate = middleware(async ({ ctx, next }) => {
     return next({ ctx: { principal } });
   } catch (error) {
     if (error instanceof AuthenticationError) {
+      if (error.credentialRefused) refuseRepeatedFailures(ctx, await ctx.failedAuthThrottle.recordFailure(address));
       const params = [`realm="api"`, `resource_metadata="${resourceMetadataUrl(ctx)}"`];
       if (error.bearerError) params.push(`error="${error.bearerError}"`);
       ctx.response.headers['WWW-Authenticate'] = `Bearer ${params.join(', ')}`;
@@ -59,6 +62,17 @@ const authenticate = middleware(async ({ ctx, next }) => {
     throw error;
   }
 });
+
+/** 429 for an address that keeps sending credentials that do not authenticate (no lookup is made for it). */
+function refuseRepeatedFailures(ctx: Context, retryAfterSec: number | null): void {
+  if (retryAfterSec === null) return;
+  ctx.response.headers['Retry-After'] = String(retryAfterSec);
+  ctx.response.headers['Cache-Control'] = 'no-store';
+  throw new DomainError(
+    'rate_limited',
+    `Too many failed authentications from this address (at most ${ctx.failedAuthThrottle.limit} a minute). Retry after ${retryAfterSec} seconds.`,
+  );
+}
 
 /** Counts the request against `limiter`, sets the X-RateLimit-* headers, and refuses it with 429 when over budget. */
 async function enforceRateLimit(ctx: Context, limiter: RateLimiter, key: string, subject: string): Promise<void> {

@@ -99,3 +99,45 @@ export function rateLimitHeaders(result: RateLimitResult): Record<string, string
   if (result.retryAfter !== undefined) headers['Retry-After'] = String(result.retryAfter);
   return headers;
 }
+
+/**
+ * Failed authentications per client address. Failures are counted in the shared store; once an address
+ * has used up its budget, each instance remembers until when, so a blocked address costs neither a token
+ * lookup nor a counter write, and a request with a good credential costs nothing extra.
+ */
+export interface FailureThrottle {
+  readonly limit: number;
+  /** Whole seconds the key must still wait, or null. In memory only: no I/O. */
+  blockedFor(key: string): number | null;
+  /** Counts one failure; whole seconds to wait when this failure went over the budget, else null. */
+  recordFailure(key: string): Promise<number | null>;
+}
+
+/** Blocked keys kept in memory before expired ones are swept out. */
+const MAX_REMEMBERED_BLOCKS = 10_000;
+
+export function createFailureThrottle(limiter: RateLimiter, now: () => number = Date.now): FailureThrottle {
+  const blockedUntil = new Map<string, number>();
+  const sweep = () => {
+    for (const [key, until] of blockedUntil) if (until <= now()) blockedUntil.delete(key);
+  };
+  return {
+    limit: limiter.limit,
+    blockedFor(key) {
+      const until = blockedUntil.get(key);
+      if (until === undefined) return null;
+      if (until <= now()) {
+        blockedUntil.delete(key);
+        return null;
+      }
+      return Math.max(1, Math.ceil((until - now()) / 1000));
+    },
+    async recordFailure(key) {
+      const result = await limiter.consume(key);
+      if (result.allowed || result.retryAfter === undefined) return null;
+      if (blockedUntil.size >= MAX_REMEMBERED_BLOCKS) sweep();
+      blockedUntil.set(key, now() + result.retryAfter * 1000);
+      return result.retryAfter;
+    },
+  };
+}

@@ -9,6 +9,12 @@ describe('safeNextPath (open-redirect protection)', () => {
     expect(safeNextPath('/app/settings')).toBe('/app/settings');
   });
 
+  it('returns the normalised path, so what is checked is what the browser follows', () => {
+    expect(safeNextPath('/app/./x/../settings')).toBe('/app/settings');
+    expect(safeNextPath('/app/%2e%2e/login')).toBe('/login');
+    expect(safeNextPath('/app//settings')).toBe('/app//settings');
+  });
+
   it('falls back to /login for anything that could leave the site', () => {
     for (const next of [
       undefined,
@@ -23,6 +29,14 @@ describe('safeNextPath (open-redirect protection)', () => {
       '/app\n/evil',
       '/a\tb',
       'evil.example',
+      '/.//evil.example.net',
+      '/x/..//evil.example.net',
+      '/%2e//evil.example.net',
+      '/%2E%2e//evil.example.net',
+      '/app/%2e%2e/%2e%2e//evil.example.net',
+      '/./\\evil.example.net',
+      '/%2e/%2e//evil.example.net?x=1',
+      '/app/../..//evil.example.net',
     ]) {
       expect(safeNextPath(next), String(next)).toBe('/login');
     }

@@ -5,7 +5,9 @@ import { generateToken } from '../lib/secrets.ts';
 import {
   createSession,
   csrfTokenMatches,
+  DEVICE_COOKIE_TTL_SEC,
   deleteSession,
+  deviceCookieName,
   type ResolvedSession,
   resolveSession,
   SESSION_TTL_SEC,
@@ -21,13 +23,16 @@ const LOGIN_CSRF_TTL_SEC = 3600;
 const MAX_FIELD_LENGTH = 1000;
 
 /**
- * Where to go after signing in: only a path on this site (open-redirect protection). Anything that could
- * leave the origin — `//host`, `/\host`, a scheme, control characters — falls back to the sign-in page.
+ * Where to go after signing in: only a path on this site (open-redirect protection). The target is
+ * normalised first with the WHATWG parser, as a browser would (dot segments, `%2e`), and the normalised form
+ * is both what is checked and what is returned, so `/.//evil`, `/x/..//evil` or `/%2e//evil` cannot become a
+ * protocol-relative `//evil` after the check. Anything that could leave the origin — a scheme, `//host`, a
+ * backslash anywhere, control characters — falls back to the sign-in page.
  */
 export function safeNextPath(next: string | undefined): string {
-  if (!next || next.length > 8000 || !next.startsWith('/')) return LOGIN_PATH;
-  const path = next.split('?')[0] ?? '';
-  if (path.startsWith('//') || path.includes('\\') || hasControlOrSpace(next)) return LOGIN_PATH;
+  if (!next || next.length > 8000 || !next.startsWith('/') || next.includes('\\') || hasControlOrSpace(next)) {
+    return LOGIN_PATH;
+  }
   const base = 'http://same-origin.invalid';
   let url: URL;
   try {
@@ -35,8 +40,9 @@ export function safeNextPath(next: string | undefined): string {
   } catch {
     return LOGIN_PATH;
   }
-  if (url.origin !== base) return LOGIN_PATH;
-  return `${url.pathname}${url.search}`;
+  const target = `${url.pathname}${url.search}`;
+  if (url.origin !== base || !/^\/(?![/\\])/.test(target) || new URL(target, base).href !== url.href) return LOGIN_PATH;
+  return target;
 }
 
 function hasControlOrSpace(text: string): boolean {
@@ -103,6 +109,7 @@ export function registerLogin(app: FastifyInstance, deps: { services: AppService
   const siteUrl = services.env.SITE_URL;
   const cookieName = sessionCookieName(siteUrl);
   const csrfCookieName = loginCsrfCookieName(siteUrl);
+  const deviceCookie = deviceCookieName(siteUrl);
   const { maxAge: _maxAge, ...clearOptions } = sessionCookieOptions(siteUrl);
 
   /** A fresh form, with a login CSRF token double-submitted as a cookie (no session exists yet to bind it to). */
@@ -142,7 +149,8 @@ export function registerLogin(app: FastifyInstance, deps: { services: AppService
     }
     const em = orm.em.fork();
     const now = services.clock.now();
-    const result = await signInWithPassword(em, { email, password, ip: request.ip, now });
+    const deviceToken = request.cookies[deviceCookie];
+    const result = await signInWithPassword(em, { email, password, ip: request.ip, deviceToken, now });
     if (!result.ok && result.reason === 'throttled') {
       const minutes = Math.ceil(result.retryAfterSec / 60);
       reply.header('Retry-After', String(result.retryAfterSec));
@@ -159,6 +167,7 @@ export function registerLogin(app: FastifyInstance, deps: { services: AppService
     await deleteSession(em, request.cookies[cookieName]);
     const session = await createSession(em, result.userId, now);
     reply.setCookie(cookieName, session.cookieValue, sessionCookieOptions(siteUrl, SESSION_TTL_SEC));
+    reply.setCookie(deviceCookie, result.deviceToken, sessionCookieOptions(siteUrl, DEVICE_COOKIE_TTL_SEC));
     reply.clearCookie(csrfCookieName, clearOptions);
     return reply.header('Cache-Control', 'no-store').redirect(next, 303);
   });

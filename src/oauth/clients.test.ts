@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { redirectUriMatches, redirectUriProblem } from './clients.ts';
+import { clientNameProblem, normaliseClientName, redirectUriMatches, redirectUriProblem } from './clients.ts';
 
 describe('redirectUriProblem (what may be registered)', () => {
   it.each([
@@ -27,6 +27,13 @@ describe('redirectUriProblem (what may be registered)', () => {
     ['https://good.example@evil.example/cb', /user information/],
     ['https://app.example.com/ca llback', /spaces/],
     ['', /characters long/],
+    ['https:///callback', /host/],
+    ['https://%61pp.example.com/cb', /host plainly/],
+    ['https://0x7f.1/cb', /host plainly/],
+    ['https://app.example.com:0/cb', /port/],
+    ['https://app.example.com:/cb', /port/],
+    ['http://127.0.0.1:0/cb', /port/],
+    ['https://app.example.com/\u202ecb', /ASCII/],
   ])('refuses %s', (uri, reason) => {
     expect(redirectUriProblem(uri)).toMatch(reason);
   });
@@ -85,5 +92,26 @@ describe('redirectUriMatches (authorization requests)', () => {
     expect(redirectUriMatches(loopback, 'http://localhost:1234@evil.example/cb')).toBe(false);
     expect(redirectUriMatches(loopback, 'http://localhost.evil.example:1234/cb')).toBe(false);
     expect(redirectUriMatches(loopback, 'http://127.0.0.1:55555/callback?x=1')).toBe(false);
+  });
+});
+
+describe('redirectUriMatches: loopback ports', () => {
+  it('matches any port from 1 to 65535, and nothing else', () => {
+    const registered = ['http://127.0.0.1/callback'];
+    for (const port of ['1', '8080', '65535']) expect(redirectUriMatches(registered, `http://127.0.0.1:${port}/callback`)).toBe(true);
+    for (const port of ['0', '65536', '99999', '08080', '']) {
+      expect(redirectUriMatches(registered, `http://127.0.0.1:${port}/callback`), port).toBe(false);
+    }
+  });
+});
+
+describe('client names', () => {
+  it('refuses invisible, bidi and mixed-script names; accepts one script or an East Asian mix', () => {
+    for (const name of ['a\u202eb', 'a\u2066b', 'a\u200bb', 'a\u0000b', 'P\u0430yPal', 'Micr\u03bfsoft']) {
+      expect(clientNameProblem(normaliseClientName(name)), name).not.toBeNull();
+    }
+    for (const name of ['PayPal', 'Календарь', '予定表 Sync', '일정 Calendar', 'Ｇｏｏｇｌｅ']) {
+      expect(clientNameProblem(normaliseClientName(name)), name).toBeNull();
+    }
   });
 });

@@ -43,7 +43,7 @@ export function renderConsentPage(view: ConsentView): string {
     : `<button type="submit" name="decision" value="deny" class="primary">Back to the app</button>`;
   return renderPage(
     `Authorize ${view.appName}`,
-    `<h1><strong>${escapeHtml(view.appName)}</strong>${badge} wants to access your scheduling account</h1>
+    `<h1><strong><bdi>${escapeHtml(view.appName)}</bdi></strong>${badge} wants to access your scheduling account</h1>
 ${unverifiedNotice}
 ${planNotice}
 <p>If you allow it, the app will be able to:</p>

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { MAX_REDIRECT_URIS, redirectUriProblem, registerPublicClient } from './clients.ts';
+import { clientNameProblem, MAX_REDIRECT_URIS, normaliseClientName, redirectUriProblem, registerPublicClient } from './clients.ts';
 import { OAuthError } from './errors.ts';
 import { GRANT_TYPES } from './token.ts';
 
@@ -67,9 +67,10 @@ export async function registerClient(em: EntityManager, body: unknown, now: Date
 
   const rawName = metadata.client_name;
   if (rawName !== undefined && typeof rawName !== 'string') throw metadataError('client_name must be a string.');
-  const trimmed = (rawName ?? '').trim();
-  if (trimmed.length > 100) throw metadataError('client_name must be at most 100 characters long.');
-  const name = trimmed || `Unnamed app (${new URL(redirectUris[0] ?? '').host})`;
+  const normalised = normaliseClientName(rawName ?? '');
+  const nameProblem = clientNameProblem(normalised);
+  if (nameProblem) throw metadataError(`client_name ${nameProblem}.`);
+  const name = normalised || `Unnamed app (${new URL(redirectUris[0] ?? '').host})`;
 
   const created = await registerPublicClient(em, { name, redirectUris }, now);
   return {

@@ -1,5 +1,7 @@
+import superjson from 'superjson';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/lib/clock.ts';
+import { hashToken } from '../../src/lib/secrets.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { createEventType as insertEventType } from '../helpers/booking-factories.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
@@ -53,10 +55,21 @@ const slots = async (user: TestUser, eventTypeId: string, query: Record<string, 
   return res.body.data.map((slot: { start: string }) => slot.start.slice(11, 16));
 };
 
+const list = async (user: TestUser): Promise<EventTypeBody[]> =>
+  (await t.http.get('/api/v2/event-types').set(...bearer(user.token))).body.data;
+const privateLinkKey = (url: string): string => new URL(url).searchParams.get('key') ?? '';
+/** The status the public booking page gets for alice's event type with this key. */
+const publicEventType = async (slug: string, key: string): Promise<number> =>
+  (
+    await t.http
+      .get('/trpc/publicBooking.eventType')
+      .query({ input: JSON.stringify(superjson.serialize({ userSlug: aliceSlug, eventTypeSlug: slug, key })) })
+  ).status;
+
 async function settings(id: string) {
   const [row] = await t.em().execute<
-    { min_notice_min: number; slot_interval_min: number | null; seats_per_slot: number; private_link_token: string | null }[]
-  >('select min_notice_min, slot_interval_min, seats_per_slot, private_link_token from event_type where id = ?', [id]);
+    { min_notice_min: number; slot_interval_min: number | null; seats_per_slot: number; private_link_key_hash: string | null }[]
+  >('select min_notice_min, slot_interval_min, seats_per_slot, private_link_key_hash from event_type where id = ?', [id]);
   return row!;
 }
 
@@ -89,7 +102,7 @@ describe('POST /api/v2/event-types', () => {
       createdAt: NOW,
       updatedAt: NOW,
     });
-    expect(await settings(res.body.id)).toEqual({ min_notice_min: 0, slot_interval_min: null, seats_per_slot: 1, private_link_token: null });
+    expect(await settings(res.body.id)).toEqual({ min_notice_min: 0, slot_interval_min: null, seats_per_slot: 1, private_link_key_hash: null });
 
     const list = await t.http.get('/api/v2/event-types').set(...bearer(alice.token));
     expect(list.body.data).toContainEqual(res.body);
@@ -111,8 +124,9 @@ describe('POST /api/v2/event-types', () => {
       seatsPerSlot: 25,
     });
     expect(res.status).toBe(201);
-    const stored = await settings(res.body.id);
-    expect(stored).toEqual({ min_notice_min: 1440, slot_interval_min: 30, seats_per_slot: 25, private_link_token: expect.stringMatching(/^[a-z2-7]{52}$/) });
+    const key = privateLinkKey(res.body.url);
+    expect(key).toMatch(/^[a-z2-7]{52}$/);
+    expect(await settings(res.body.id)).toEqual({ min_notice_min: 1440, slot_interval_min: 30, seats_per_slot: 25, private_link_key_hash: hashToken(key) });
     expect(res.body).toMatchObject({
       slug: 'workshop',
       kind: 'group',
@@ -122,7 +136,7 @@ describe('POST /api/v2/event-types', () => {
       color: '#16a34a',
       secret: true,
       active: false,
-      url: `${t.siteUrl}/book/${encodeURIComponent(aliceSlug)}/workshop?key=${stored.private_link_token}`,
+      url: `${t.siteUrl}/book/${encodeURIComponent(aliceSlug)}/workshop?key=${key}`,
     });
   });
 
@@ -270,19 +284,44 @@ describe('PATCH /api/v2/event-types/{id}', () => {
     expect(renamed.body.url).toBe(`${t.siteUrl}/book/${encodeURIComponent(aliceSlug)}/second-renamed`);
   });
 
-  it('turning secret on creates a private link (kept while it stays on); turning it off discards it', async () => {
+  it('turning secret on creates a private link, shown once (kept while it stays on); turning it off discards it', async () => {
     const created = (await create(alice, { name: 'Hidden', slug: 'hidden', durationsMin: [30] })).body as EventTypeBody;
     const on = await patch(alice, created.id, { secret: true });
-    const token = (await settings(created.id)).private_link_token;
-    expect(token).toMatch(/^[a-z2-7]{52}$/);
-    expect(on.body).toMatchObject({ secret: true, url: `${created.url}?key=${token}` });
+    const key = privateLinkKey(on.body.url);
+    expect(key).toMatch(/^[a-z2-7]{52}$/);
+    expect(on.body).toMatchObject({ secret: true, url: `${created.url}?key=${key}` });
+    expect((await settings(created.id)).private_link_key_hash).toBe(hashToken(key));
+    expect(await publicEventType(created.slug, key)).toBe(200);
+    // Only the hash is kept: later answers give the page without the key, and the link keeps working.
     const again = await patch(alice, created.id, { secret: true });
-    expect(again.body.url).toBe(on.body.url);
+    expect(again.body).toMatchObject({ secret: true, url: created.url });
+    expect((await list(alice)).find((et) => et.id === created.id)?.url).toBe(created.url);
+    expect(await publicEventType(created.slug, key)).toBe(200);
     const off = await patch(alice, created.id, { secret: false });
     expect(off.body).toMatchObject({ secret: false, url: created.url });
-    expect((await settings(created.id)).private_link_token).toBeNull();
+    expect((await settings(created.id)).private_link_key_hash).toBeNull();
     const newLink = await patch(alice, created.id, { secret: true });
-    expect(newLink.body.url).not.toBe(on.body.url);
+    expect(privateLinkKey(newLink.body.url)).not.toBe(key);
+    expect(await publicEventType(created.slug, key)).toBe(404);
+  });
+
+  it('POST /event-types/{id}/private-link replaces the key: the new link works, the old one at once no longer', async () => {
+    const created = (await create(alice, { name: 'Rotated', slug: 'rotated', durationsMin: [30], secret: true })).body as EventTypeBody;
+    const oldKey = privateLinkKey(created.url);
+    const rotated = await t.http.post(`/api/v2/event-types/${created.id}/private-link`).set(...bearer(alice.token)).send({});
+    expect(rotated.status).toBe(200);
+    const newKey = privateLinkKey(rotated.body.url);
+    expect(newKey).toMatch(/^[a-z2-7]{52}$/);
+    expect(newKey).not.toBe(oldKey);
+    expect(await publicEventType('rotated', newKey)).toBe(200);
+    expect(await publicEventType('rotated', oldKey)).toBe(404);
+    const notSecret = (await create(alice, { name: 'Open', durationsMin: [30] })).body as EventTypeBody;
+    const conflict = await t.http.post(`/api/v2/event-types/${notSecret.id}/private-link`).set(...bearer(alice.token)).send({});
+    expect(conflict.status).toBe(409);
+    expect(conflict.body).toEqual({ title: 'Conflict', message: expect.stringContaining('secret') });
+    const othersOwn = await t.http.post(`/api/v2/event-types/${created.id}/private-link`).set(...bearer(bob.token)).send({});
+    expect(othersOwn.status).toBe(404);
+    expect(await publicEventType('rotated', newKey)).toBe(200);
   });
 
   it('leaves existing bookings as they were booked', async () => {

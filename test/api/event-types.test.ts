@@ -42,7 +42,7 @@ describe('GET /api/v2/event-types', () => {
       name: 'VIP consult',
       slug: 'vip',
       secret: true,
-      privateLinkToken: 'k3y with/slash',
+      privateLinkKey: 'k3y with/slash',
       createdAt: new Date('2026-03-01T00:00:00Z'),
     });
     retired = await createEventType(t.em(), alice.id, {
@@ -96,7 +96,9 @@ describe('GET /api/v2/event-types', () => {
       createdAt: '2026-01-15T09:00:00.000Z',
       updatedAt: '2026-01-15T09:00:00.000Z',
     });
-    expect(byId.get(hidden.id)).toMatchObject({ secret: true, url: `${base}/vip?key=k3y%20with%2Fslash` });
+    // The private link's key is stored hashed: a listing gives the page without it.
+    expect(byId.get(hidden.id)).toMatchObject({ secret: true, url: `${base}/vip` });
+    expect(res.text).not.toContain('k3y');
     expect(byId.get(retired.id)).toMatchObject({ active: false, kind: 'round_robin', url: `${base}/old-demo` });
   });
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../src/lib/clock.ts';
 import { newId } from '../../src/lib/ids.ts';
+import { hashToken } from '../../src/lib/secrets.ts';
 import type { DateOverride, WeeklyHours } from '../../src/modules/availability/schedule.ts';
 import type { EventTypeKind } from '../../src/modules/event-types/event-type.entity.ts';
 
@@ -15,7 +16,8 @@ export interface EventTypeOptions {
   seatsPerSlot?: number;
   active?: boolean;
   secret?: boolean;
-  privateLinkToken?: string | null;
+  /** The private link's key in clear; only its hash is stored, as the service does. */
+  privateLinkKey?: string | null;
   slug?: string;
   name?: string;
   hosts?: string[];
@@ -27,7 +29,7 @@ export async function createEventType(em: EntityManager, ownerId: string, option
   const slug = options.slug ?? `meeting-${randomBytes(3).toString('hex')}`;
   await em.execute(
     `insert into event_type (id, owner_id, name, slug, kind, durations_min, buffer_before_min, buffer_after_min,
-                             min_notice_min, slot_interval_min, seats_per_slot, active, secret, private_link_token)
+                             min_notice_min, slot_interval_min, seats_per_slot, active, secret, private_link_key_hash)
      values (?, ?, ?, ?, ?, ?::integer[], ?, ?, ?, ?, ?, ?, ?, ?)`,
     [
       id,
@@ -43,7 +45,7 @@ export async function createEventType(em: EntityManager, ownerId: string, option
       options.seatsPerSlot ?? 1,
       options.active ?? true,
       options.secret ?? false,
-      options.privateLinkToken ?? null,
+      options.privateLinkKey ? hashToken(options.privateLinkKey) : null,
     ],
     'run',
   );

@@ -199,6 +199,28 @@ describe('developer settings over tRPC', () => {
       expect(unchanged?.redirectUris).toEqual(['https://ok.example.test/cb']);
     });
 
+    it('refuses app names with bidi or invisible characters or mixed-script look-alikes, on create and on rename', async () => {
+      const create = await failure(
+        session.client.developerSettings.apps.create.mutate({
+          name: 'Safe App\u202Eexe.ppa',
+          redirectUris: ['https://ok.example.test/cb'],
+          type: 'public',
+        }),
+      );
+      expect(create.status).toBe(400);
+      const app = await session.client.developerSettings.apps.create.mutate({
+        name: 'Plain',
+        redirectUris: ['https://ok.example.test/cb'],
+        type: 'public',
+      });
+      for (const name of ['G\u043E\u043Egle', 'Zero\u200Bwidth']) {
+        const rename = await failure(session.client.developerSettings.apps.update.mutate({ id: app.app.id, name }));
+        expect(rename.status, name).toBe(400);
+      }
+      const renamed = await session.client.developerSettings.apps.update.mutate({ id: app.app.id, name: 'Ｆｕｌｌ width' });
+      expect(renamed.name).toBe('Full width');
+    });
+
     it("cannot edit, rotate or delete another developer's app", async () => {
       const other = await createPasswordUser(t.em(), { plan: 'team' });
       const otherSession = await signInClient(t, other);

@@ -73,6 +73,8 @@ export interface TestAppOptions {
   database?: TestDatabase;
   /** A built web app to serve instead of dist/web (the browser tests build the current source). */
   webRoot?: string;
+  /** Captures the service's log (at the env's LOG_LEVEL) instead of discarding it. */
+  logStream?: NodeJS.WritableStream;
 }
 
 /** The whole service on a database of its own, not listening: supertest talks to it in-process. */
@@ -91,6 +93,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     publicRateLimitPerMinute: options.publicRateLimitPerMinute,
     webRoot: options.webRoot,
     logger: Boolean(process.env.TEST_LOG),
+    logStream: options.logStream,
   });
   await app.fastify.ready();
   return {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../src/lib/ids.ts';
+import { hashToken } from '../../src/lib/secrets.ts';
 import { refreshContacts } from '../../src/modules/contacts/contacts.projection.ts';
 import type { EventTypeKind } from '../../src/modules/event-types/event-type.entity.ts';
 import type { LeadStatus } from '../../src/modules/leads/lead.entity.ts';
@@ -33,7 +34,8 @@ export interface EventTypeOptions {
   color?: string;
   active?: boolean;
   secret?: boolean;
-  privateLinkToken?: string | null;
+  /** The private link's key in clear; only its hash is stored, as the service does. */
+  privateLinkKey?: string | null;
   organizationId?: string | null;
   createdAt?: Date;
   updatedAt?: Date;
@@ -52,7 +54,7 @@ export async function createEventType(
   const createdAt = options.createdAt ?? new Date();
   await em.execute(
     `insert into event_type (id, owner_id, name, slug, kind, durations_min, buffer_before_min, buffer_after_min,
-                             seats_per_slot, color, active, secret, private_link_token, organization_id, created_at, updated_at)
+                             seats_per_slot, color, active, secret, private_link_key_hash, organization_id, created_at, updated_at)
      values (?, ?, ?, ?, ?, ?::integer[], ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [
       id,
@@ -67,7 +69,7 @@ export async function createEventType(
       options.color ?? '#2563eb',
       options.active ?? true,
       options.secret ?? false,
-      options.privateLinkToken ?? null,
+      options.privateLinkKey ? hashToken(options.privateLinkKey) : null,
       options.organizationId ?? null,
       createdAt,
       options.updatedAt ?? createdAt,

@@ -211,6 +211,20 @@ describe('GET/POST /oauth/authorize and the consent screen', () => {
       expectErrorPage(await get(query({ redirect_uri: 'http://127.0.0.1:55123/callback/x' }, loopback)));
     });
 
+    it.each(['http://127.0.0.1:0/callback', 'http://127.0.0.1:65536/callback', 'http://127.0.0.1:99999/callback', 'http://127.0.0.1:00080/callback'])(
+      'does not match a loopback redirect URI with an impossible port (%s): the usual error page, never a code',
+      async (uri) => {
+        expectErrorPage(await get(query({ redirect_uri: uri }, loopback)));
+        const { fields } = await openConsent(t.http, cookie, query({ redirect_uri: 'http://127.0.0.1:8080/callback' }, loopback));
+        const approval = await t.http
+          .post('/oauth/authorize')
+          .set('Cookie', cookie)
+          .type('form')
+          .send({ ...fields, redirect_uri: uri, decision: 'approve' });
+        expectErrorPage(approval);
+      },
+    );
+
     it('may be omitted when exactly one is registered; the token request then needs none', async () => {
       const { fields } = await openConsent(t.http, cookie, query({ redirect_uri: undefined }));
       expect(fields).not.toHaveProperty('redirect_uri');

@@ -69,6 +69,16 @@ describe('POST /oauth/register (RFC 7591)', () => {
     ['data:', 'data:text/html,hello'],
     ['a private-use scheme', 'com.example.app:/callback'],
     ['user information', 'https://app.example.test@evil.test/callback'],
+    ['no host', 'https:///callback'],
+    ['no host, one slash', 'https:/callback'],
+    ['a bidi override', 'https://app.example.test/\u202Ecb'],
+    ['a bidi isolate in the host', 'https://app\u2066.example.test/cb'],
+    ['a non-ASCII host', 'https://äpp.example.test/cb'],
+    ['a percent-encoded host', 'https://%61pp.example.test/cb'],
+    ['a backslash', 'https://app.example.test\\@evil.test/cb'],
+    ['port 0', 'https://app.example.test:0/cb'],
+    ['a loopback port 0', 'http://127.0.0.1:0/callback'],
+    ['a loopback port over 65535', 'http://127.0.0.1:65536/callback'],
   ])('refuses %s with 400 invalid_redirect_uri', async (_label, uri) => {
     const res = await register({ client_name: 'bad', redirect_uris: ['https://fine.example/cb', uri] });
     expect(res.status).toBe(400);
@@ -106,6 +116,36 @@ describe('POST /oauth/register (RFC 7591)', () => {
       .send('{"redirect_uris": [');
     expect(broken.status).toBe(400);
     expect(broken.body.error).toBe('invalid_client_metadata');
+  });
+
+  it.each([
+    ['a right-to-left override', 'Safe App\u202Eexe.ppa'],
+    ['a bidi isolate', 'Calendar \u2067Sync'],
+    ['a left-to-right mark', 'Calendar\u200E Sync'],
+    ['a zero-width space', 'Goo\u200Bgle'],
+    ['a control character', 'Calendar\u0007Sync'],
+    ['a new line', 'Calendar\nSync'],
+    ['Cyrillic letters among Latin ones', 'G\u043E\u043Egle Calendar'],
+    ['Greek letters among Latin ones', 'Micr\u03BFsoft Outlook'],
+  ])('refuses a client_name with %s with 400 invalid_client_metadata', async (_label, name) => {
+    const res = await register({ client_name: name, redirect_uris: ['https://a.example.test/cb'] });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('invalid_client_metadata');
+    expectOAuthErrorCharset(res.body);
+  });
+
+  it('accepts names in one script, or Han with kana or Hangul, and folds compatibility forms (fullwidth, bold) to plain letters', async () => {
+    for (const [name, stored] of [
+      ['Календарь', 'Календарь'],
+      ['カレンダー同期 Sync', 'カレンダー同期 Sync'],
+      ['Ｇｏｏｇｌｅ', 'Google'],
+      ['\u{1D406}oogle', 'Google'],
+      ['Café Planner 2', 'Café Planner 2'],
+    ]) {
+      const res = await register({ client_name: name, redirect_uris: ['https://a.example.test/cb'] });
+      expect(res.status, name).toBe(201);
+      expect(res.body.client_name).toBe(stored);
+    }
   });
 
   it('ignores unsupported metadata instead of echoing it, and never lets the client pick its id or secret', async () => {

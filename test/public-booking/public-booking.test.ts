@@ -40,7 +40,7 @@ describe('public booking procedures (/trpc publicBooking.*)', () => {
     ownerSlug = ((await t.em().execute('select slug from app_user where id = ?', [owner.id]))[0] as { slug: string }).slug;
     await setSchedule(t.em(), owner.id, WEEKDAYS_9_TO_5);
     eventTypeId = await createEventType(t.em(), owner.id, { slug: 'consult', name: 'Consultation', durationsMin: [30, 60] });
-    secretId = await createEventType(t.em(), owner.id, { slug: 'vip', secret: true, privateLinkToken: 'k3y-s3cret' });
+    secretId = await createEventType(t.em(), owner.id, { slug: 'vip', secret: true, privateLinkKey: 'k3y-s3cret' });
     await createEventType(t.em(), owner.id, { slug: 'old', active: false });
   });
   afterAll(() => t.close());

@@ -8,10 +8,13 @@ export type BearerResolver = (em: EntityManager, token: string, now: Date) => Pr
 export class AuthenticationError extends DomainError {
   /** RFC 6750 §3 error code for the WWW-Authenticate challenge; absent when no credentials were sent. */
   readonly bearerError: 'invalid_token' | 'invalid_request' | undefined;
+  /** A credential was sent and refused (counted against the address), as opposed to none being sent. */
+  readonly credentialRefused: boolean;
 
-  constructor(message: string, bearerError?: 'invalid_token' | 'invalid_request') {
+  constructor(message: string, bearerError?: 'invalid_token' | 'invalid_request', credentialRefused = bearerError !== undefined) {
     super('unauthenticated', message);
     this.bearerError = bearerError;
+    this.credentialRefused = credentialRefused;
   }
 }
 

@@ -49,7 +49,7 @@ export async function authenticateSession(
   const cookie = sessionCookieValue(headers, siteUrl);
   if (!cookie) return null;
   const session = await resolveSession(em, cookie, now);
-  if (!session) throw new AuthenticationError('Your session has ended. Sign in again.');
+  if (!session) throw new AuthenticationError('Your session has ended. Sign in again.', undefined, true);
   const submitted = headers[CSRF_HEADER];
   if (!csrfTokenMatches(session.csrfToken, typeof submitted === 'string' ? submitted : undefined)) {
     throw new DomainError(
@@ -58,7 +58,7 @@ export async function authenticateSession(
     );
   }
   const user = await em.findOne(UserEntity, { id: session.userId }, { fields: ['id', 'plan'] });
-  if (!user) throw new AuthenticationError('Your session has ended. Sign in again.');
+  if (!user) throw new AuthenticationError('Your session has ended. Sign in again.', undefined, true);
   return {
     userId: session.userId,
     plan: user.plan,

@@ -11,14 +11,34 @@ const CSRF_PREFIX = 'csrf_';
 /** A session lasts 7 days from sign-in (absolute, not sliding); signing in again starts a new one. */
 export const SESSION_TTL_SEC = 7 * 24 * 3600;
 
-/** Failed sign-ins are counted over 15 minutes: 5 per e-mail address, 20 per client address. */
+/**
+ * Failed sign-ins, counted so that guessing gets nowhere while nobody can lock an owner out:
+ * - per client address: 20 failures in 15 minutes, whatever the e-mail;
+ * - per (client address, e-mail): 5 failures free, then a growing wait after each further failure
+ *   (1, 2, 4, 8, then 15 minutes), over the last 24 hours;
+ * - per e-mail from everywhere (spread-out guessing): 10 failures in 15 minutes, but only for clients that
+ *   have never signed in to that account — a device cookie or a client address that signed in before is
+ *   not held back by failures made elsewhere.
+ */
 export const LOGIN_FAILURE_WINDOW_SEC = 15 * 60;
-export const MAX_LOGIN_FAILURES_PER_EMAIL = 5;
 export const MAX_LOGIN_FAILURES_PER_IP = 20;
+export const FREE_LOGIN_FAILURES_PER_IP_AND_EMAIL = 5;
+const PAIR_FAILURE_MEMORY_SEC = 24 * 3600;
+const MAX_PAIR_DELAY_SEC = 15 * 60;
+export const MAX_LOGIN_FAILURES_PER_EMAIL_FROM_NEW_CLIENTS = 10;
+/** A device cookie lasts a year; a known client is forgotten after 90 days without a sign-in. */
+export const DEVICE_COOKIE_TTL_SEC = 365 * 24 * 3600;
+const KNOWN_CLIENT_TTL_SEC = 90 * 24 * 3600;
+export const DEVICE_PREFIX = 'dev_';
 
 /** `__Host-` pins the cookie to this origin (Secure, Path=/, no Domain); browsers honour it on https only. */
 export function sessionCookieName(siteUrl: string): string {
   return siteUrl.startsWith('https:') ? '__Host-session' : 'session';
+}
+
+/** The cookie that marks a browser that has signed in before (see the sign-in limits above). */
+export function deviceCookieName(siteUrl: string): string {
+  return siteUrl.startsWith('https:') ? '__Host-login_device' : 'login_device';
 }
 
 export interface CookieOptions {
@@ -88,9 +108,18 @@ export function csrfTokenMatches(expected: string, submitted: string | undefined
 // ---------------------------------------------------------------------------------------------------------
 
 export type SignInResult =
-  | { ok: true; userId: string }
+  | { ok: true; userId: string; deviceToken: string }
   | { ok: false; reason: 'invalid_credentials' }
   | { ok: false; reason: 'throttled'; retryAfterSec: number };
+
+export interface SignInAttempt {
+  email: string;
+  password: string;
+  ip: string;
+  /** The device cookie's value, when the browser has one. */
+  deviceToken?: string;
+  now: Date;
+}
 
 let dummyHash: Promise<string> | undefined;
 /** Verifying against a throwaway hash when the e-mail is unknown keeps the response time the same. */
@@ -103,56 +132,111 @@ export function emailKey(email: string): string {
   return email.trim().toLowerCase();
 }
 
-async function retryAfterIfThrottled(
+/** Seconds until fewer than `limit` failures matching `where` lie within the window, or null when fewer already do. */
+async function retryAfterWindowLimit(
   em: EntityManager,
-  column: 'email_key' | 'ip',
-  value: string,
+  where: { sql: string; params: unknown[] },
   limit: number,
   now: Date,
 ): Promise<number | null> {
   const since = new Date(now.getTime() - LOGIN_FAILURE_WINDOW_SEC * 1000);
   const [row] = await em.execute<{ failures: string; oldest: SqlTimestamp | null }[]>(
     `select count(*) as failures, min(attempted_at) as oldest
-       from (select attempted_at from login_attempt where ${column} = ? and attempted_at > ?
+       from (select attempted_at from login_attempt where ${where.sql} and attempted_at > ?
               order by attempted_at desc limit ?) recent`,
-    [value, since, limit],
+    [...where.params, since, limit],
   );
   if (!row || Number(row.failures) < limit || !row.oldest) return null;
-  const freedAt = toDate(row.oldest).getTime() + LOGIN_FAILURE_WINDOW_SEC * 1000;
-  return Math.max(1, Math.ceil((freedAt - now.getTime()) / 1000));
+  return secondsUntil(toDate(row.oldest).getTime() + LOGIN_FAILURE_WINDOW_SEC * 1000, now);
+}
+
+function secondsUntil(timeMs: number, now: Date): number {
+  return Math.max(1, Math.ceil((timeMs - now.getTime()) / 1000));
+}
+
+/** The growing wait after repeated failures for one e-mail from one address: 1, 2, 4, 8, 15, 15… minutes. */
+async function retryAfterPairDelay(em: EntityManager, key: string, ip: string, now: Date): Promise<number | null> {
+  const [row] = await em.execute<{ failures: string; latest: SqlTimestamp | null }[]>(
+    `select count(*) as failures, max(attempted_at) as latest
+       from login_attempt where email_key = ? and ip = ? and attempted_at > ?`,
+    [key, ip, new Date(now.getTime() - PAIR_FAILURE_MEMORY_SEC * 1000)],
+  );
+  const failures = Number(row?.failures ?? 0);
+  if (failures < FREE_LOGIN_FAILURES_PER_IP_AND_EMAIL || !row?.latest) return null;
+  const delaySec = Math.min(MAX_PAIR_DELAY_SEC, 60 * 2 ** (failures - FREE_LOGIN_FAILURES_PER_IP_AND_EMAIL));
+  const allowedAt = toDate(row.latest).getTime() + delaySec * 1000;
+  return allowedAt > now.getTime() ? secondsUntil(allowedAt, now) : null;
+}
+
+function knownClientKeys(attempt: SignInAttempt): string[] {
+  const keys = [`ip:${attempt.ip}`];
+  if (attempt.deviceToken && looksLikeToken(DEVICE_PREFIX, attempt.deviceToken)) {
+    keys.push(`device:${hashToken(attempt.deviceToken)}`);
+  }
+  return keys;
+}
+
+/** Whether this browser or address has signed in to the account before (recently enough). */
+async function isKnownClient(em: EntityManager, userId: string | undefined, attempt: SignInAttempt): Promise<boolean> {
+  const [row] = await em.execute<{ known: boolean }[]>(
+    `select exists (select 1 from login_known_client
+                     where user_id = ? and client_key in (?) and last_success_at > ?) as known`,
+    [userId ?? '', knownClientKeys(attempt), new Date(attempt.now.getTime() - KNOWN_CLIENT_TTL_SEC * 1000)],
+  );
+  return row?.known === true;
+}
+
+async function rememberKnownClient(em: EntityManager, userId: string, attempt: SignInAttempt, deviceToken: string): Promise<void> {
+  await em.execute(
+    `insert into login_known_client (user_id, client_key, last_success_at) values (?, ?, ?), (?, ?, ?)
+     on conflict (user_id, client_key) do update set last_success_at = excluded.last_success_at`,
+    [userId, `ip:${attempt.ip}`, attempt.now, userId, `device:${hashToken(deviceToken)}`, attempt.now],
+    'run',
+  );
+  await em.execute('delete from login_known_client where user_id = ? and last_success_at < ?', [
+    userId,
+    new Date(attempt.now.getTime() - KNOWN_CLIENT_TTL_SEC * 1000),
+  ], 'run');
+}
+
+async function recordFailure(em: EntityManager, key: string, attempt: SignInAttempt): Promise<void> {
+  em.create(LoginAttemptEntity, { id: newId(), emailKey: key, ip: attempt.ip, attemptedAt: attempt.now });
+  await em.flush();
+  await em.execute('delete from login_attempt where attempted_at < ?', [
+    new Date(attempt.now.getTime() - PAIR_FAILURE_MEMORY_SEC * 1000),
+  ], 'run');
 }
 
 /**
- * Checks an e-mail and password. After too many failures for the address or from the client address the
- * password is not even checked until the window frees up, so guessing gets nowhere; a success clears the
- * address's failures.
+ * Checks an e-mail and password under the limits above. While a limit holds, the password is not even
+ * checked, so guessing gets nowhere; an unknown e-mail runs the same queries and takes the same time.
+ * A success clears this address's failures for the e-mail and remembers the address and the device.
  */
-export async function signInWithPassword(
-  em: EntityManager,
-  input: { email: string; password: string; ip: string; now: Date },
-): Promise<SignInResult> {
-  const key = emailKey(input.email);
-  const byEmail = await retryAfterIfThrottled(em, 'email_key', key, MAX_LOGIN_FAILURES_PER_EMAIL, input.now);
-  const byIp = await retryAfterIfThrottled(em, 'ip', input.ip, MAX_LOGIN_FAILURES_PER_IP, input.now);
-  if (byEmail !== null || byIp !== null) {
-    return { ok: false, reason: 'throttled', retryAfterSec: Math.max(byEmail ?? 0, byIp ?? 0) };
-  }
+export async function signInWithPassword(em: EntityManager, attempt: SignInAttempt): Promise<SignInResult> {
+  const key = emailKey(attempt.email);
   const [user] = await em.execute<{ id: string; password_hash: string | null }[]>(
     'select id, password_hash from app_user where lower(email) = ?',
     [key],
   );
+  const byIp = await retryAfterWindowLimit(em, { sql: 'ip = ?', params: [attempt.ip] }, MAX_LOGIN_FAILURES_PER_IP, attempt.now);
+  const byPair = await retryAfterPairDelay(em, key, attempt.ip, attempt.now);
+  const byEmail = (await isKnownClient(em, user?.id, attempt))
+    ? null
+    : await retryAfterWindowLimit(em, { sql: 'email_key = ?', params: [key] }, MAX_LOGIN_FAILURES_PER_EMAIL_FROM_NEW_CLIENTS, attempt.now);
+  if (byIp !== null || byPair !== null || byEmail !== null) {
+    return { ok: false, reason: 'throttled', retryAfterSec: Math.max(byIp ?? 0, byPair ?? 0, byEmail ?? 0) };
+  }
   const passwordHash = user?.password_hash ?? null;
   const valid = passwordHash
-    ? await verifyPassword(passwordHash, input.password)
-    : (await verifyPassword(await dummyPasswordHash(), input.password)) && false;
+    ? await verifyPassword(passwordHash, attempt.password)
+    : (await verifyPassword(await dummyPasswordHash(), attempt.password)) && false;
   if (!user || !valid) {
-    em.create(LoginAttemptEntity, { id: newId(), emailKey: key, ip: input.ip, attemptedAt: input.now });
-    await em.flush();
-    await em.execute('delete from login_attempt where attempted_at < ?', [
-      new Date(input.now.getTime() - 24 * 3600 * 1000),
-    ], 'run');
+    await recordFailure(em, key, attempt);
     return { ok: false, reason: 'invalid_credentials' };
   }
-  await em.execute('delete from login_attempt where email_key = ?', [key], 'run');
-  return { ok: true, userId: user.id };
+  await em.execute('delete from login_attempt where email_key = ? and ip = ?', [key, attempt.ip], 'run');
+  const deviceToken =
+    attempt.deviceToken && looksLikeToken(DEVICE_PREFIX, attempt.deviceToken) ? attempt.deviceToken : generateToken(DEVICE_PREFIX);
+  await rememberKnownClient(em, user.id, attempt, deviceToken);
+  return { ok: true, userId: user.id, deviceToken };
 }

@@ -23,7 +23,7 @@ export interface SlotEventType {
   seatsPerSlot: number;
   active: boolean;
   secret: boolean;
-  privateLinkToken: string | null;
+  privateLinkKeyHash: string | null;
 }
 
 interface EventTypeSqlRow {
@@ -40,11 +40,11 @@ interface EventTypeSqlRow {
   seats_per_slot: number;
   active: boolean;
   secret: boolean;
-  private_link_token: string | null;
+  private_link_key_hash: string | null;
 }
 
 export const SLOT_EVENT_TYPE_COLUMNS = `et.id, et.owner_id, et.name, et.slug, et.kind, et.durations_min, et.buffer_before_min,
-  et.buffer_after_min, et.min_notice_min, et.slot_interval_min, et.seats_per_slot, et.active, et.secret, et.private_link_token`;
+  et.buffer_after_min, et.min_notice_min, et.slot_interval_min, et.seats_per_slot, et.active, et.secret, et.private_link_key_hash`;
 
 export function toSlotEventType(row: EventTypeSqlRow): SlotEventType {
   return {
@@ -61,7 +61,7 @@ export function toSlotEventType(row: EventTypeSqlRow): SlotEventType {
     seatsPerSlot: row.seats_per_slot,
     active: row.active,
     secret: row.secret,
-    privateLinkToken: row.private_link_token,
+    privateLinkKeyHash: row.private_link_key_hash,
   };
 }
 

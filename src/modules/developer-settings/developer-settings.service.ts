@@ -5,6 +5,7 @@ import {
   createOAuthClient,
   listOAuthClientsForOwner,
   type OwnedClientSummary,
+  checkedAppName,
   redirectUriProblem,
   rotateClientSecret,
 } from '../../oauth/clients.ts';
@@ -174,7 +175,7 @@ async function ownedApp(em: EntityManager, userId: string, id: string) {
 /** Renames an app or replaces its redirect URIs (validated as at creation); its type never changes. */
 export async function updateOAuthApp(em: EntityManager, userId: string, input: UpdateOAuthAppInput): Promise<OAuthAppDto> {
   const row = await ownedApp(em, userId, input.id);
-  if (input.name !== undefined) row.name = input.name;
+  if (input.name !== undefined) row.name = checkedAppName(input.name);
   if (input.redirectUris !== undefined) {
     input.redirectUris.forEach((uri, index) => {
       const problem = redirectUriProblem(uri);

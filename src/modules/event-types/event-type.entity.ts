@@ -21,7 +21,8 @@ export const EventTypeEntity = defineEntity({
     color: p.string().default('#2563eb'),
     active: p.boolean().default(true),
     secret: p.boolean().default(false),
-    privateLinkToken: p.string().nullable(),
+    /** SHA-256 of the private link's key (a bearer secret, never stored in clear). */
+    privateLinkKeyHash: p.string().nullable().hidden(),
     organizationId: p.string().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),

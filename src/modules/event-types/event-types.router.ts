@@ -3,7 +3,7 @@ import { scopedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
 import { CreateEventTypeInputSchema, EventTypeIdInputSchema, UpdateEventTypeInputSchema } from './event-type-input.schemas.ts';
 import { EventTypeSchema } from './event-types.schemas.ts';
-import { createEventType, deactivateEventType, listEventTypes, updateEventType } from './event-types.service.ts';
+import { createEventType, deactivateEventType, listEventTypes, regeneratePrivateLink, updateEventType } from './event-types.service.ts';
 
 const WRITE_ONLY_NOTE =
   '`minimumNoticeMin`, `slotIntervalMin` and `seatsPerSlot` shape the slots GET /availability offers; they are ' +
@@ -37,7 +37,7 @@ export const eventTypesRouter = router({
         description:
           'Creates an event type hosted by the authenticated user. The slug defaults to one derived from the name ' +
           '(made unique with `-2`, `-3`…); an explicit slug the user already has is 409. A secret event type gets a ' +
-          `private link, which its \`url\` carries. ${WRITE_ONLY_NOTE} Round-robin and collective event types are ` +
+          `private link, which its \`url\` carries in this response only. ${WRITE_ONLY_NOTE} Round-robin and collective event types are ` +
           'hosted by the owner alone: the API does not manage other hosts. Unknown fields are 400.',
       },
     })
@@ -61,7 +61,7 @@ export const eventTypesRouter = router({
         description:
           'Changes the fields sent; absent fields keep their value. `kind` cannot change (400): create another ' +
           'event type instead. A slug the user already has on another event type is 409. Turning `secret` on ' +
-          `creates a new private link; turning it off discards it. ${WRITE_ONLY_NOTE} Existing bookings are not ` +
+          `creates a new private link (in this response's \`url\` only); turning it off discards it. ${WRITE_ONLY_NOTE} Existing bookings are not ` +
           'touched: they keep their time, duration and the buffers they were booked with. `active: true` reactivates.',
       },
     })
@@ -86,4 +86,23 @@ export const eventTypesRouter = router({
     .input(EventTypeIdInputSchema)
     .output(EventTypeSchema)
     .mutation(({ ctx, input }) => deactivateEventType(ctx.em, ctx.principal.userId, input.id, ctx.clock.now(), ctx.env.SITE_URL)),
+
+  regeneratePrivateLink: scopedProcedure('write:event-types')
+    .meta({
+      errorStatuses: [409],
+      openapi: {
+        method: 'POST',
+        path: '/event-types/{id}/private-link',
+        operationId: 'regenerateEventTypePrivateLink',
+        tags: ['Event types'],
+        summary: "Replace a secret event type's private link",
+        description:
+          'Creates a new key for the private link of a secret event type and returns the event type with the new ' +
+          'link in `url`. The key is stored hashed: this response is the only place it appears, and the old link ' +
+          'stops working at once. 409 when the event type is not secret.',
+      },
+    })
+    .input(EventTypeIdInputSchema)
+    .output(EventTypeSchema)
+    .mutation(({ ctx, input }) => regeneratePrivateLink(ctx.em, ctx.principal.userId, input.id, ctx.clock.now(), ctx.env.SITE_URL)),
 });

@@ -9,7 +9,13 @@ export const EventTypeSchema = z
     id: z.string(),
     name: z.string(),
     slug: z.string(),
-    url: z.url().describe('The public booking page (for a secret event type, its private link).'),
+    url: z
+      .url()
+      .describe(
+        'The public booking page. For a secret event type, the private link (with its `?key=`) only in the response ' +
+          'that created the key (creation, turning `secret` on, POST /event-types/{id}/private-link): the key is ' +
+          'stored hashed and cannot be shown again; every other response gives the page without the key.',
+      ),
     kind: EventTypeKindSchema,
     durationsMin: z.array(z.int()).describe('Allowed durations in minutes; the first is the default.'),
     bufferBeforeMin: z.int(),
@@ -41,16 +47,18 @@ export interface EventTypeRow {
   color: string;
   active: boolean;
   secret: boolean;
-  privateLinkToken?: string | null;
   organizationId?: string | null;
   createdAt: SqlTimestamp;
   updatedAt: SqlTimestamp;
 }
 
-/** The public booking page of an event type; a secret one is reachable only with its private key. */
-export function eventTypeUrl(siteUrl: string, ownerSlug: string, row: Pick<EventTypeRow, 'slug' | 'secret' | 'privateLinkToken'>): string {
-  const base = `${siteUrl}/book/${encodeURIComponent(ownerSlug)}/${encodeURIComponent(row.slug)}`;
-  return row.secret && row.privateLinkToken ? `${base}?key=${encodeURIComponent(row.privateLinkToken)}` : base;
+/**
+ * The public booking page of an event type. A secret one is reachable only with its private link's key,
+ * which only its creator (or a visitor who was given the link) knows: pass it when known.
+ */
+export function eventTypeUrl(siteUrl: string, ownerSlug: string, slug: string, privateLinkKey?: string): string {
+  const base = `${siteUrl}/book/${encodeURIComponent(ownerSlug)}/${encodeURIComponent(slug)}`;
+  return privateLinkKey ? `${base}?key=${encodeURIComponent(privateLinkKey)}` : base;
 }
 
 export function toEventTypeDto(row: EventTypeRow, url: string): EventType {

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError, invalidField, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import { generateToken } from '../../lib/secrets.ts';
+import { generateToken, hashToken } from '../../lib/secrets.ts';
 import type { SqlTimestamp } from '../../lib/sql-values.ts';
 import { slugify } from '../users/users.service.ts';
 import type { EventTypeKind } from './event-type.entity.ts';
@@ -24,7 +24,6 @@ interface EventTypeListRow {
   color: string;
   active: boolean;
   secret: boolean;
-  private_link_token: string | null;
   organization_id: string | null;
   created_at: SqlTimestamp;
   updated_at: SqlTimestamp;
@@ -32,11 +31,12 @@ interface EventTypeListRow {
 }
 
 const EVENT_TYPE_SELECT = `select et.id, et.name, et.slug, et.kind, et.durations_min, et.buffer_before_min, et.buffer_after_min,
-            et.color, et.active, et.secret, et.private_link_token, et.organization_id, et.created_at, et.updated_at,
+            et.color, et.active, et.secret, et.organization_id, et.created_at, et.updated_at,
             u.slug as owner_slug
        from event_type et join app_user u on u.id = et.owner_id`;
 
-function toDto(row: EventTypeListRow, siteUrl: string): EventType {
+/** `privateLinkKey`: only right after it was created, since only its hash is stored. */
+function toDto(row: EventTypeListRow, siteUrl: string, privateLinkKey?: string): EventType {
   const eventType = {
     id: row.id,
     name: row.name,
@@ -48,12 +48,11 @@ function toDto(row: EventTypeListRow, siteUrl: string): EventType {
     color: row.color,
     active: row.active,
     secret: row.secret,
-    privateLinkToken: row.private_link_token,
     organizationId: row.organization_id,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
-  return toEventTypeDto(eventType, eventTypeUrl(siteUrl, row.owner_slug, eventType));
+  return toEventTypeDto(eventType, eventTypeUrl(siteUrl, row.owner_slug, row.slug, privateLinkKey));
 }
 
 /** The event types the user owns (active or not), oldest first. */
@@ -67,15 +66,25 @@ export async function listEventTypes(em: EntityManager, ownerId: string, siteUrl
   return rows.map((row) => toDto(row, siteUrl));
 }
 
-async function readEventType(em: EntityManager, ownerId: string, id: string, siteUrl: string): Promise<EventType> {
+async function readEventType(
+  em: EntityManager,
+  ownerId: string,
+  id: string,
+  siteUrl: string,
+  privateLinkKey?: string,
+): Promise<EventType> {
   const [row] = await em.execute<EventTypeListRow[]>(`${EVENT_TYPE_SELECT} where et.id = ? and et.owner_id = ?`, [id, ownerId]);
   if (!row) throw notFound('Event type');
-  return toDto(row, siteUrl);
+  return toDto(row, siteUrl, privateLinkKey);
 }
 
-/** The key a secret event type's private link carries: 256 random bits, like every other secret of the service. */
-function newPrivateLinkToken(): string {
-  return generateToken('');
+/**
+ * A secret event type's private link key: 256 random bits, like every other secret of the service. Only its
+ * hash is stored, so the key is shown once, in the response that created it.
+ */
+function newPrivateLinkKey(): { key: string; hash: string } {
+  const key = generateToken('');
+  return { key, hash: hashToken(key) };
 }
 
 /** `seatsPerSlot` is a group setting: 400 when given for another kind. */
@@ -133,6 +142,7 @@ export async function createEventType(
   assertSeatsFitKind(input.kind, input.seatsPerSlot);
   const seats = input.kind === 'group' ? (input.seatsPerSlot ?? DEFAULT_GROUP_SEATS) : 1;
   const id = newId();
+  const privateLink = input.secret ? newPrivateLinkKey() : undefined;
   let slug = input.slug;
   try {
     return await em.transactional(async (tx) => {
@@ -140,7 +150,7 @@ export async function createEventType(
       await tx.execute(
         `insert into event_type (id, owner_id, name, slug, kind, durations_min, buffer_before_min, buffer_after_min,
                                  min_notice_min, slot_interval_min, seats_per_slot, color, active, secret,
-                                 private_link_token, organization_id, created_at, updated_at)
+                                 private_link_key_hash, organization_id, created_at, updated_at)
          values (?, ?, ?, ?, ?, ?::integer[], ?, ?, ?, ?, ?, ?, ?, ?, ?, null, ?, ?)`,
         [
           id,
@@ -157,13 +167,13 @@ export async function createEventType(
           input.color.toLowerCase(),
           input.active,
           input.secret,
-          input.secret ? newPrivateLinkToken() : null,
+          privateLink?.hash ?? null,
           now,
           now,
         ],
         'run',
       );
-      return readEventType(tx, ownerId, id, siteUrl);
+      return readEventType(tx, ownerId, id, siteUrl, privateLink?.key);
     });
   } catch (error) {
     if (isSlugTaken(error)) throw slugConflict(slug ?? '');
@@ -184,8 +194,8 @@ export async function updateEventType(
 ): Promise<EventType> {
   try {
     return await em.transactional(async (tx) => {
-      const [current] = await tx.execute<{ kind: EventTypeKind; secret: boolean; private_link_token: string | null }[]>(
-        'select kind, secret, private_link_token from event_type where id = ? and owner_id = ? for update',
+      const [current] = await tx.execute<{ kind: EventTypeKind; secret: boolean; has_private_link: boolean }[]>(
+        'select kind, secret, private_link_key_hash is not null as has_private_link from event_type where id = ? and owner_id = ? for update',
         [input.id, ownerId],
       );
       if (!current) throw notFound('Event type');
@@ -207,18 +217,20 @@ export async function updateEventType(
       if (input.minimumNoticeMin !== undefined) set('min_notice_min', input.minimumNoticeMin);
       if (input.slotIntervalMin !== undefined) set('slot_interval_min', input.slotIntervalMin);
       if (input.seatsPerSlot !== undefined) set('seats_per_slot', input.seatsPerSlot);
-      if (input.secret === true && !(current.secret && current.private_link_token)) {
+      let privateLink: ReturnType<typeof newPrivateLinkKey> | undefined;
+      if (input.secret === true && !(current.secret && current.has_private_link)) {
+        privateLink = newPrivateLinkKey();
         set('secret', true);
-        set('private_link_token', newPrivateLinkToken());
-      } else if (input.secret === false && (current.secret || current.private_link_token)) {
+        set('private_link_key_hash', privateLink.hash);
+      } else if (input.secret === false && (current.secret || current.has_private_link)) {
         set('secret', false);
-        set('private_link_token', null);
+        set('private_link_key_hash', null);
       }
       if (sets.length > 0) {
         set('updated_at', now);
         await tx.execute(`update event_type set ${sets.join(', ')} where id = ?`, [...params, input.id], 'run');
       }
-      return readEventType(tx, ownerId, input.id, siteUrl);
+      return readEventType(tx, ownerId, input.id, siteUrl, privateLink?.key);
     });
   } catch (error) {
     if (isSlugTaken(error)) throw slugConflict(input.slug ?? '');
@@ -234,5 +246,25 @@ export async function deactivateEventType(em: EntityManager, ownerId: string, id
   return em.transactional(async (tx) => {
     await tx.execute('update event_type set active = false, updated_at = ? where id = ? and owner_id = ? and active', [now, id, ownerId], 'run');
     return readEventType(tx, ownerId, id, siteUrl);
+  });
+}
+
+/**
+ * POST /event-types/{id}/private-link: a new key for a secret event type's private link, returned once in
+ * `url`; the old link stops working at once. 409 for an event type that is not secret.
+ */
+export async function regeneratePrivateLink(em: EntityManager, ownerId: string, id: string, now: Date, siteUrl: string): Promise<EventType> {
+  return em.transactional(async (tx) => {
+    const [current] = await tx.execute<{ secret: boolean }[]>(
+      'select secret from event_type where id = ? and owner_id = ? for update',
+      [id, ownerId],
+    );
+    if (!current) throw notFound('Event type');
+    if (!current.secret) {
+      throw new DomainError('conflict', 'Only a secret event type has a private link: PATCH it with `secret: true` first.');
+    }
+    const privateLink = newPrivateLinkKey();
+    await tx.execute('update event_type set private_link_key_hash = ?, updated_at = ? where id = ?', [privateLink.hash, now, id], 'run');
+    return readEventType(tx, ownerId, id, siteUrl, privateLink.key);
   });
 }

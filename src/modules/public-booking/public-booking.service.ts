@@ -6,9 +6,10 @@
  * The event type's id is random and only revealed through that read, so availability, booking and lead
  * capture take the id alone: knowing the id is the capability, as for the private link itself.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { notFound } from '../../lib/errors.ts';
+import { hashToken } from '../../lib/secrets.ts';
 import type { AvailabilityInput, AvailabilityOutput } from '../availability/availability.schemas.ts';
 import {
   findSlotEventType,
@@ -23,9 +24,11 @@ import { eventTypeUrl } from '../event-types/event-types.schemas.ts';
 import { captureLead } from '../leads/lead-capture.service.ts';
 import type { CaptureLeadInput, PublicEventType, PublicEventTypeInput } from './public-booking.schemas.ts';
 
-function sameSecret(given: string, expected: string): boolean {
-  const digest = (value: string) => createHash('sha256').update(value).digest();
-  return timingSafeEqual(digest(given), digest(expected));
+/** Whether `key` is the private link key whose SHA-256 is stored, compared in constant time. */
+function isPrivateLinkKey(key: string, storedHash: string): boolean {
+  const given = Buffer.from(hashToken(key));
+  const expected = Buffer.from(storedHash);
+  return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
 export async function getPublicEventType(
@@ -43,14 +46,15 @@ export async function getPublicEventType(
   );
   if (!row) throw notFound('Event type');
   const eventType = toSlotEventType(row);
-  if (eventType.secret && !(input.key && eventType.privateLinkToken && sameSecret(input.key, eventType.privateLinkToken))) {
+  const key = eventType.secret ? input.key : undefined;
+  if (eventType.secret && !(key && eventType.privateLinkKeyHash && isPrivateLinkKey(key, eventType.privateLinkKeyHash))) {
     throw notFound('Event type');
   }
   return {
     id: eventType.id,
     name: eventType.name,
     slug: eventType.slug,
-    url: eventTypeUrl(siteUrl, row.owner_slug, eventType),
+    url: eventTypeUrl(siteUrl, row.owner_slug, eventType.slug, key ?? undefined),
     kind: eventType.kind,
     durationsMin: eventType.durationsMin,
     color: row.color,
