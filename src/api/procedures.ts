@@ -1,5 +1,6 @@
-import { DomainError, ERROR_KINDS } from '../lib/errors.ts';
+import { DomainError, ERROR_KINDS, summarizeIssues } from '../lib/errors.ts';
 import { isUnavailableError } from '../lib/unavailable.ts';
+import { findUnsafeInput } from '../lib/unsafe-text.ts';
 import { authenticateBearer } from '../modules/auth/authenticate.ts';
 import { AuthenticationError } from '../modules/auth/bearer.ts';
 import type { Principal } from '../modules/auth/principal.ts';
@@ -25,11 +26,33 @@ const convertErrors = middleware(async ({ ctx, next, path }) => {
       throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: 'unavailable', cause });
     }
     ctx.log.error({ err: cause ?? error, path }, 'procedure failed');
+    loggedFailures.add(error);
   }
   return result;
 });
 
-export const publicProcedure = procedure.use(convertErrors);
+const loggedFailures = new WeakSet<Error>();
+
+/**
+ * For the HTTP adapters' onError: logs a 500 no procedure logged, because it happened in the adapter before or
+ * after the procedure ran (e.g. while reading the request). Every 500 says "It has been logged"; this makes it true.
+ */
+export function logFailureOutsideProcedure(log: Context['log'], error: TRPCError, path: string | undefined): void {
+  if (error.code !== 'INTERNAL_SERVER_ERROR' || loggedFailures.has(error)) return;
+  log.error({ err: error.cause ?? error, path }, 'request failed outside its procedure');
+}
+
+/**
+ * Every procedure input (REST query, path and body, tRPC input, the public booking page's slugs) is checked
+ * here, once, before any schema: text PostgreSQL cannot store and absurd nesting are the caller's fault (400).
+ */
+const rejectUnsafeInput = middleware(async ({ getRawInput, next }) => {
+  const problem = findUnsafeInput(await getRawInput());
+  if (problem) throw new DomainError('invalid_request', summarizeIssues([problem]), [problem]);
+  return next();
+});
+
+export const publicProcedure = procedure.use(convertErrors).use(rejectUnsafeInput);
 
 /** Resource metadata for this API (RFC 9728); 401 and 403 challenges point clients at it. */
 export function resourceMetadataUrl(ctx: Pick<Context, 'env'>): string {

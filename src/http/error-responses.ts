@@ -1,5 +1,14 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type ErrorBody, type ErrorCode, type ErrorDetail, ERROR_KINDS, summarizeIssues } from '../lib/errors.ts';
+import {
+  DomainError,
+  type ErrorBody,
+  type ErrorCode,
+  type ErrorDetail,
+  ERROR_KINDS,
+  summarizeIssues,
+} from '../lib/errors.ts';
 import { isUnavailableError } from '../lib/unavailable.ts';
 
 const FASTIFY_ERROR_CODES: Record<string, ErrorCode> = {
@@ -16,10 +25,46 @@ const FASTIFY_MESSAGES: Partial<Record<ErrorCode, string>> = {
   unsupported_media_type: 'Unsupported Content-Type: send the body as application/json.',
 };
 
-export function sendError(reply: FastifyReply, code: ErrorCode, message: string): FastifyReply {
+export function sendError(reply: FastifyReply, code: ErrorCode, message: string, details: ErrorDetail[] = []): FastifyReply {
   const kind = ERROR_KINDS[code];
-  const body: ErrorBody = { title: kind.title, message, ...(kind.status === 400 ? { details: [] } : {}) };
+  const body: ErrorBody = { title: kind.title, message, ...(kind.status === 400 ? { details } : {}) };
   return reply.code(kind.status).type('application/json; charset=utf-8').send(body);
+}
+
+/**
+ * Fastify's `frameworkErrors`: a URL whose percent-encoding is not valid UTF-8 (FST_ERR_BAD_URL) is refused
+ * while routing, before any hook; it gets the same body as every other 400.
+ */
+export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const message =
+    error.code === 'FST_ERR_BAD_URL' ? 'The URL is not valid: its percent-encoding does not decode to UTF-8.' : error.message;
+  void sendError(reply, 'invalid_request', message);
+}
+
+/**
+ * Fastify's `clientErrorHandler`: a request Node's HTTP parser refuses (headers or URL over the 16 KB limit,
+ * malformed request line, timeout) never reaches Fastify, so the answer is written on the socket by hand, in
+ * the same `{title, message, details}` body; the connection is closed, as Node does.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'The request headers or URL exceed 16 KB.']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'The request took too long to arrive.']
+        : [400, 'The request is not valid HTTP.'];
+  const title = STATUS_CODES[status] ?? 'Bad Request';
+  const body = JSON.stringify({ title, message, ...(status === 400 ? { details: [] } : {}) } satisfies ErrorBody);
+  // As Node does: never a second answer on a socket whose response has already started.
+  const current = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && !current?.headersSent) {
+    socket.write(
+      `HTTP/1.1 ${status} ${title}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }
 
 /**
@@ -28,6 +73,7 @@ export function sendError(reply: FastifyReply, code: ErrorCode, message: string)
  */
 export function registerErrorResponses(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof DomainError) return sendError(reply, error.code, error.message, error.details);
     const code = error.code ? FASTIFY_ERROR_CODES[error.code] : undefined;
     if (code) return sendError(reply, code, FASTIFY_MESSAGES[code] ?? error.message);
     if (error.validation || (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)) {
