@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { createBooking, createEventType, createLead } from '../helpers/booking-factories.ts';
 import { createUserWithToken, type TestUser } from '../helpers/factories.ts';
 
 /**
@@ -13,7 +14,7 @@ import { createUserWithToken, type TestUser } from '../helpers/factories.ts';
  * per operation. On failure fast-check reports the seed and the shrunk request; FUZZ_SEED=<seed> replays it.
  */
 
-const RUNS_PER_OPERATION = 40;
+const RUNS_PER_OPERATION = 60;
 /** FUZZ_SURVEY=1 runs every operation to the end and lists each kind of failure instead of stopping at the first. */
 const survey = process.env.FUZZ_SURVEY ? new Map<string, string>() : undefined;
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Date.now() ^ (Math.random() * 0x7fffffff);
@@ -61,6 +62,9 @@ interface Answer {
   text: string;
 }
 
+/** Ids of the fuzzing user's own event type, booking and lead, so hostile values also reach code past the lookup. */
+const existingIds: string[] = [];
+
 /** Strings PostgreSQL, JSON or a URL parser choke on, and plain odd ones. */
 const hostileText = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom('\u0000', 'a\u0000b', '\uD800', 'x\uDFFFy', '\uFFFF', '\u202Eevil', '%', '%00', '%FF', '../..', '') },
@@ -68,6 +72,8 @@ const hostileText = fc.oneof(
   { weight: 1, arbitrary: fc.integer({ min: 1000, max: 70_000 }).map((n) => 'x'.repeat(n)) },
   { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
 );
+
+const unstorableText = fc.constantFrom('\u0000', 'a\u0000b', '\uD800', 'x\uDFFFy');
 
 const deepJson = fc.integer({ min: 401, max: 5000 }).map((depth) => '['.repeat(depth) + ']'.repeat(depth));
 
@@ -125,7 +131,7 @@ function plausible(doc: OpenApiDocument, raw: Schema | undefined, depth = 0): fc
     case 'string':
       if (schema.format === 'date-time') return fc.date({ noInvalidDate: true }).map((d) => d.toISOString());
       if (schema.format === 'email') return fc.constant('someone@example.test');
-      return fc.string({ minLength: 1, maxLength: 12 });
+      return fc.oneof(fc.string({ minLength: 1, maxLength: 12 }), fc.constantFrom(...existingIds));
     default:
       return fc.string({ maxLength: 5 });
   }
@@ -136,21 +142,48 @@ function hostileVariant(doc: OpenApiDocument, schema: Schema | undefined): fc.Ar
   const resolved = resolve(doc, schema);
   const fields = Object.keys(resolved.properties ?? {});
   return fc.oneof(
-    hostileValue,
-    fc
-      .tuple(
-        plausible(doc, resolved),
-        fc.oneof(fc.subarray(fields, { maxLength: 1 }), fc.subarray(fields)),
-        fc.array(hostileValue, { minLength: fields.length, maxLength: fields.length }),
-        fc.dictionary(fc.constantFrom('unknownField', '__proto__', 'constructor', 'id', 'userId'), hostileValue, { maxKeys: 2 }),
-      )
-      .map(([base, replaced, values, extra]) => {
-        if (!base || typeof base !== 'object' || Array.isArray(base)) return base;
-        const copy: Record<string, Value> = { ...(base as Record<string, Value>) };
-        replaced.forEach((field, i) => (copy[field] = values[i]));
-        return Object.assign(copy, extra);
-      }),
+    { weight: 1, arbitrary: hostileValue },
+    // One string anywhere in an otherwise plausible value, nested ones included, made unstorable.
+    { weight: 2, arbitrary: fc.tuple(plausible(doc, resolved), fc.nat(), unstorableText).map(([base, n, text]) => poisonOneString(base, n, text)) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(
+          plausible(doc, resolved),
+          fc.oneof(fc.subarray(fields, { maxLength: 1 }), fc.subarray(fields)),
+          fc.array(hostileValue, { minLength: fields.length, maxLength: fields.length }),
+          fc.option(fc.dictionary(fc.constantFrom('unknownField', '__proto__', 'constructor', 'id', 'userId'), hostileValue, { maxKeys: 2 }), {
+            nil: {},
+            freq: 1,
+          }),
+        )
+        .map(([base, replaced, values, extra]) => {
+          if (!base || typeof base !== 'object' || Array.isArray(base)) return base;
+          const copy: Record<string, Value> = { ...(base as Record<string, Value>) };
+          replaced.forEach((field, i) => (copy[field] = values[i]));
+          return Object.assign(copy, extra);
+        }),
+    },
   );
+}
+
+/** The value with its n-th string (modulo how many it has) replaced by `text`. */
+function poisonOneString(value: Value, n: number, text: string): Value {
+  let count = 0;
+  const countStrings = (v: Value): void => {
+    if (typeof v === 'string') count++;
+    else if (v && typeof v === 'object') Object.values(v).forEach(countStrings);
+  };
+  countStrings(value);
+  if (count === 0) return value;
+  let index = n % count;
+  const replace = (v: Value): Value => {
+    if (typeof v === 'string') return index-- === 0 ? text : v;
+    if (Array.isArray(v)) return v.map(replace);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, child]) => [k, replace(child)]));
+    return v;
+  };
+  return replace(value);
 }
 
 /** Percent-encodes for a URL, keeping lone surrogates (which encodeURIComponent refuses) as invalid UTF-8. */
@@ -169,22 +202,30 @@ const rawQueryText = fc.oneof(
 
 function queryString(doc: OpenApiDocument, parameters: Parameter[]): fc.Arbitrary<string> {
   const query = parameters.filter((p) => p.in === 'query');
-  const pairs = query.map((parameter) =>
-    fc.option(
-      fc.oneof(
-        { weight: 3, arbitrary: plausible(doc, parameter.schema).map((v) => `${parameter.name}=${encode(String(v))}`) },
-        rawQueryText.map((text) => `${parameter.name}=${text}`),
-        rawQueryText.map((text) => `${parameter.name}[]=${text}`),
-        fc.constant(parameter.name),
-      ),
-      { nil: undefined, freq: 1 },
+  const plausiblePair = (parameter: Parameter) =>
+    fc.option(plausible(doc, parameter.schema).map((v) => `${parameter.name}=${encode(String(v))}`), { nil: undefined, freq: 1 });
+  const hostilePair = (parameter: Parameter) =>
+    fc.oneof(
+      rawQueryText.map((text) => `${parameter.name}=${text}`),
+      unstorableText.map((text) => `${parameter.name}=${encode(text)}`),
+      rawQueryText.map((text) => `${parameter.name}[]=${text}`),
+      fc.constant(parameter.name),
+    );
+  // Everything at once, or one hostile parameter among plausible ones (so it is not hidden by its neighbours' errors).
+  const mixed = fc.tuple(
+    ...query.map((parameter) =>
+      fc.option(fc.oneof({ weight: 3, arbitrary: plausiblePair(parameter) }, hostilePair(parameter)), { nil: undefined, freq: 1 }),
     ),
   );
+  const single =
+    query.length === 0
+      ? fc.constant([])
+      : fc.nat(query.length - 1).chain((target) => fc.tuple(...query.map((p, i) => (i === target ? hostilePair(p) : plausiblePair(p)))));
   const unknown = fc.option(
     fc.tuple(fc.constantFrom('durationMin', 'unknown', '__proto__', '%00', '%FF'), rawQueryText).map(([k, v]) => `${k}=${v}`),
-    { nil: undefined, freq: 3 },
+    { nil: undefined, freq: 1 },
   );
-  return fc.tuple(fc.tuple(...pairs), unknown).map(([chosen, extra]) => {
+  return fc.tuple(fc.oneof(mixed, single), unknown).map(([chosen, extra]) => {
     const parts = [...chosen, extra].filter((part): part is string => part !== undefined);
     return parts.length ? `?${parts.join('&')}` : '';
   });
@@ -194,7 +235,11 @@ function pathFor(doc: OpenApiDocument, operation: Operation): fc.Arbitrary<strin
   const names = [...operation.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
   const values = names.map((name) => {
     const parameter = operation.parameters.find((p) => p.in === 'path' && p.name === name);
-    return fc.oneof(plausible(doc, parameter?.schema).map((v) => encode(String(v))), rawQueryText.filter((t) => t !== ''));
+    return fc.oneof(
+      fc.constantFrom(...existingIds),
+      plausible(doc, parameter?.schema).map((v) => encode(String(v))),
+      rawQueryText.filter((t) => t !== ''),
+    );
   });
   return fc.tuple(...values).map((chosen) => {
     let path = operation.path;
@@ -312,6 +357,10 @@ describe('fuzzing /api/v2 from its OpenAPI document', () => {
   beforeAll(async () => {
     t = await startTestApp({ apiRateLimitPerMinute: 1_000_000 });
     user = await createUserWithToken(t.em());
+    const eventType = await createEventType(t.em(), user.id);
+    const booking = await createBooking(t.em(), { eventType, startAt: new Date(Date.now() - 86_400_000) });
+    const lead = await createLead(t.em(), { eventType });
+    existingIds.push(eventType.id, booking.id, lead.id);
     await t.app.fastify.listen({ host: '127.0.0.1', port: 0 });
     port = (t.app.fastify.server.address() as AddressInfo).port;
   });
