@@ -112,6 +112,12 @@ describe('NUL and unpaired surrogates are refused before they reach PostgreSQL',
     expect(res.body.error.json.details).toEqual([{ code: 'invalid_format', path: ['userSlug'], message: UNSAFE }]);
   });
 
+  it('in the booking page’s own URL: a clean 400', async () => {
+    const res = await t.http.get('/book/a%00b/intro');
+    expectSpecError(res, 400);
+    expect(res.body.message).toContain(UNSAFE);
+  });
+
   it('in OAuth parameters (no sign-in needed): the RFC error invalid_request, never temporarily_unavailable', async () => {
     const token = await t.http
       .post('/oauth/token')
