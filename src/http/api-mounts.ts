@@ -8,18 +8,21 @@ import { buildOpenApiDocument } from '../api/openapi.ts';
 import { logFailureOutsideProcedure } from '../api/procedures.ts';
 import { type AppRouter, appRouter } from '../api/root.ts';
 import { keepJsonBodiesStrict } from '../lib/json-body.ts';
-import { DomainError, summarizeIssues } from '../lib/errors.ts';
+import type { ErrorDetail } from '../lib/errors.ts';
 import { reshapeRestErrorBody, sendError } from './error-responses.ts';
 import { canonicalPath, queryStringProblems, restOperations } from './rest-input.ts';
 
 export const REST_BASE_PATH = '/api/v2';
 export const TRPC_BASE_PATH = '/trpc';
 
+/** Problems the REST layer found in a request's query string or body shape, for the procedure to report. */
+const restInputProblems = new WeakMap<FastifyRequest, ErrorDetail[]>();
+
 function contextFor(services: AppServices, orm: MikroORM, req: FastifyRequest, surface: RequestInfo['surface']): Context {
   return createContextInner({
     services,
     em: orm.em.fork(),
-    request: { headers: req.headers, ip: req.ip, surface },
+    request: { headers: req.headers, ip: req.ip, surface, inputProblems: restInputProblems.get(req) },
   });
 }
 
@@ -75,7 +78,7 @@ export async function registerRest(app: FastifyInstance, services: AppServices, 
       if (operation.takesBody && isJson && !isPlainObject(request.body)) {
         problems.push({ code: 'invalid_type', path: [], message: 'The request body must be a JSON object.' });
       }
-      if (problems.length > 0) throw new DomainError('invalid_request', summarizeIssues(problems), problems);
+      if (problems.length > 0) restInputProblems.set(request, problems);
       request.raw.url = canonicalPath(path) + (query === undefined ? '' : `?${query}`);
     });
     scope.addHook('onSend', async (request, reply, payload) => {

@@ -1,14 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  DomainError,
-  type ErrorBody,
-  type ErrorCode,
-  type ErrorDetail,
-  ERROR_KINDS,
-  summarizeIssues,
-} from '../lib/errors.ts';
+import { type ErrorBody, type ErrorCode, type ErrorDetail, ERROR_KINDS, summarizeIssues } from '../lib/errors.ts';
 import { isUnavailableError } from '../lib/unavailable.ts';
 
 const FASTIFY_ERROR_CODES: Record<string, ErrorCode> = {
@@ -25,9 +18,9 @@ const FASTIFY_MESSAGES: Partial<Record<ErrorCode, string>> = {
   unsupported_media_type: 'Unsupported Content-Type: send the body as application/json.',
 };
 
-export function sendError(reply: FastifyReply, code: ErrorCode, message: string, details: ErrorDetail[] = []): FastifyReply {
+export function sendError(reply: FastifyReply, code: ErrorCode, message: string): FastifyReply {
   const kind = ERROR_KINDS[code];
-  const body: ErrorBody = { title: kind.title, message, ...(kind.status === 400 ? { details } : {}) };
+  const body: ErrorBody = { title: kind.title, message, ...(kind.status === 400 ? { details: [] } : {}) };
   return reply.code(kind.status).type('application/json; charset=utf-8').send(body);
 }
 
@@ -73,7 +66,6 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
  */
 export function registerErrorResponses(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    if (error instanceof DomainError) return sendError(reply, error.code, error.message, error.details);
     const code = error.code ? FASTIFY_ERROR_CODES[error.code] : undefined;
     if (code) return sendError(reply, code, FASTIFY_MESSAGES[code] ?? error.message);
     if (error.validation || (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)) {

@@ -253,6 +253,18 @@ describe('query strings are as strict as bodies', () => {
   });
 });
 
+describe('the order of checks', () => {
+  it('is unchanged: authentication and the scope check come before any input error', async () => {
+    for (const path of ['/contacts?q=a%00b', '/contacts?limit=0x10&unknown=1']) {
+      expectSpecError(await t.http.get(`/api/v2${path}`), 401);
+      const narrow = await createUserWithToken(t.em(), { scopes: ['read:leads'] });
+      expectSpecError(await t.http.get(`/api/v2${path}`).set(...bearer(narrow.token)), 403);
+    }
+    const booking = await createBooking(t.em(), { eventType, startAt: '2026-05-28T10:00:00Z' });
+    expectSpecError(await t.http.post(`/api/v2/bookings/${booking.id}/no-show`).set('Content-Type', 'application/json').send('false'), 401);
+  });
+});
+
 describe('wrong methods on /api/v2', () => {
   it.each(['TRACE', 'OPTIONS', 'PROPFIND', 'QUERY'])('%s on an existing path is 405 with Allow', async (method) => {
     const res = await rawRequest(`${method} /api/v2/me HTTP/1.1\r\nHost: x\r\n\r\n`);
