@@ -85,17 +85,20 @@ export function queryStringProblems(rawQuery: string, operation: RestOperation):
   return problems;
 }
 
+/** Sub-delimiters RFC 3986 allows literally in a path segment, which encodeURIComponent would encode. */
+const PATH_SAFE_ESCAPES = /%(2B|3A|40|24|26|3D|2C|3B)/g;
+
 /**
  * The request path with each segment percent-decoded and re-encoded canonically, so `%38` is `8` before the
  * adapter matches the route and hands the segment to validation (it does not decode path parameters itself).
- * Characters that must stay encoded in a path (`/`, `?`, `%`, non-ASCII…) stay encoded.
+ * Characters that must stay encoded in a path (`/`, `?`, `%`, controls, non-ASCII…) stay encoded.
  */
 export function canonicalPath(path: string): string {
   return path
     .split('/')
     .map((segment) => {
       const decoded = decodeStrictly(segment.replace(/\+/g, '%2B'));
-      return decoded === undefined ? segment : encodeURIComponent(decoded);
+      return decoded === undefined ? segment : encodeURIComponent(decoded).replace(PATH_SAFE_ESCAPES, decodeURIComponent);
     })
     .join('/');
 }
