@@ -9,8 +9,8 @@ import { logFailureOutsideProcedure } from '../api/procedures.ts';
 import { type AppRouter, appRouter } from '../api/root.ts';
 import { keepJsonBodiesStrict } from '../lib/json-body.ts';
 import type { ErrorDetail } from '../lib/errors.ts';
-import { reshapeRestErrorBody, sendError } from './error-responses.ts';
-import { canonicalPath, queryStringProblems, restOperations } from './rest-input.ts';
+import { methodNotAllowedMessage, reshapeRestErrorBody, sendError } from './error-responses.ts';
+import { canonicalPath, queryStringProblems, type RestOperation, restOperations } from './rest-input.ts';
 
 export const REST_BASE_PATH = '/api/v2';
 export const TRPC_BASE_PATH = '/trpc';
@@ -72,12 +72,7 @@ export async function registerRest(app: FastifyInstance, services: AppServices, 
       const [path = '', query] = splitOnce(request.url, '?');
       const operation = operations.find((candidate) => candidate.method === request.method && candidate.pattern.test(path));
       if (!operation) return;
-      const problems = query === undefined ? [] : queryStringProblems(query, operation);
-      // Only JSON bodies: any other media type is the adapter's 415.
-      const isJson = request.headers['content-type']?.startsWith('application/json') ?? false;
-      if (operation.takesBody && isJson && !isPlainObject(request.body)) {
-        problems.push({ code: 'invalid_type', path: [], message: 'The request body must be a JSON object.' });
-      }
+      const problems = inputProblems(request, operation, query);
       if (problems.length > 0) restInputProblems.set(request, problems);
       request.raw.url = canonicalPath(path) + (query === undefined ? '' : `?${query}`);
     });
@@ -105,10 +100,8 @@ export async function registerRest(app: FastifyInstance, services: AppServices, 
         const path = request.url.split('?')[0] ?? '';
         const allowed = allowedMethods(path);
         if (allowed.length === 0) return sendError(reply, 'not_found', `No route ${request.method} ${path}.`);
-        return sendError(reply, 'method_not_allowed', `${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}.`).header(
-          'Allow',
-          allowed.join(', '),
-        );
+        reply.header('Allow', allowed.join(', '));
+        return sendError(reply, 'method_not_allowed', methodNotAllowedMessage(request.method, path, allowed));
       },
     });
   });
@@ -116,6 +109,17 @@ export async function registerRest(app: FastifyInstance, services: AppServices, 
 
 /** Every method Node parses that the adapter does not route (it serves GET, POST, PUT, PATCH and DELETE; HEAD is Fastify's). */
 const OTHER_METHODS = METHODS.filter((method) => !['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'CONNECT'].includes(method));
+
+/** What is wrong with a REST request's query string and body shape before its schema looks at the values. */
+function inputProblems(request: FastifyRequest, operation: RestOperation, query: string | undefined): ErrorDetail[] {
+  const problems = query === undefined ? [] : queryStringProblems(query, operation);
+  // Only JSON bodies: any other media type is the adapter's 415.
+  const isJson = request.headers['content-type']?.startsWith('application/json') ?? false;
+  if (operation.takesBody && isJson && !isPlainObject(request.body)) {
+    problems.push({ code: 'invalid_type', path: [], message: 'The request body must be a JSON object.' });
+  }
+  return problems;
+}
 
 function splitOnce(text: string, separator: string): [string, string | undefined] {
   const index = text.indexOf(separator);

@@ -87,6 +87,10 @@ export function registerErrorResponses(app: FastifyInstance): void {
   );
 }
 
+export function methodNotAllowedMessage(method: string, path: string, allowed: string[]): string {
+  return `${method} is not allowed on ${path}; use ${allowed.join(' or ')}.`;
+}
+
 export interface RestErrorRequest {
   method: string;
   /** The URL as the client sent it (the adapter rewrites the request's own URL). */
@@ -120,10 +124,7 @@ export function reshapeRestErrorBody(request: RestErrorRequest, payload: string)
     const allowed = request.allowedMethods(path);
     if (allowed.length > 0) {
       const kind = ERROR_KINDS.method_not_allowed;
-      const body: ErrorBody = {
-        title: kind.title,
-        message: `${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}.`,
-      };
+      const body: ErrorBody = { title: kind.title, message: methodNotAllowedMessage(request.method, path, allowed) };
       return { body: JSON.stringify(body), status: kind.status, headers: { Allow: allowed.join(', ') } };
     }
     return { body: JSON.stringify({ title: parsed.title, message: `No route ${request.method} ${path}.` }) };
