@@ -8,10 +8,11 @@ import type { AppServices } from './api/context.ts';
 import { type CounterStore, createFailureThrottle, createRateLimiter } from './api/rate-limit.ts';
 import { type Env, trustProxySetting } from './config/env.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
-import { registerRest, registerTrpc } from './http/api-mounts.ts';
+import { REST_BASE_PATH, registerRest, registerTrpc, TRPC_BASE_PATH } from './http/api-mounts.ts';
 import { registerDocs } from './http/docs.ts';
-import { registerErrorResponses } from './http/error-responses.ts';
+import { answerClientError, answerFrameworkError, registerErrorResponses } from './http/error-responses.ts';
 import { registerHealth } from './http/health.ts';
+import { registerJsonBodyParser, registerTextGuard } from './http/input-guard.ts';
 import { serializeRequestForLog } from './http/request-log.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { oauthRoutes } from './oauth/routes.ts';
@@ -60,6 +61,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     bodyLimit: 100 * 1024,
     trustProxy: trustProxySetting(env.TRUST_PROXY),
     routerOptions: { maxParamLength: 5000 },
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
   });
   const counterStore = createCounterStore(env, options.databaseUrl);
   const log = fastify.log;
@@ -104,6 +107,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await fastify.register(fastifyCookie);
   await fastify.register(fastifyFormbody);
   registerErrorResponses(fastify);
+  registerJsonBodyParser(fastify);
+  registerTextGuard(fastify, [REST_BASE_PATH, TRPC_BASE_PATH]);
   registerHealth(fastify, orm);
   await registerDocs(fastify, env.SITE_URL);
   await registerTrpc(fastify, services, orm);

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Env } from '../config/env.ts';
 import type { Clock } from '../lib/clock.ts';
+import type { ErrorDetail } from '../lib/errors.ts';
 import type { Principal } from '../modules/auth/principal.ts';
 import type { FailureThrottle, RateLimiter } from './rate-limit.ts';
 
@@ -22,6 +23,11 @@ export interface RequestInfo {
   ip: string;
   /** Which door the request came through; error bodies and headers differ slightly between them. */
   surface: 'rest' | 'trpc' | 'internal';
+  /**
+   * What the HTTP layer found wrong with the request's query string or body shape (REST): reported where input
+   * validation runs, after authentication and the scope check, like every other input error.
+   */
+  inputProblems?: ErrorDetail[];
 }
 
 export interface Context extends AppServices {

@@ -82,9 +82,10 @@ const IDEMPOTENCY_KEY_PARAMETER: Json = {
   in: 'header',
   required: false,
   description:
-    'A unique value (e.g. a UUID) chosen by the client. Retrying the request with the same key returns the stored response ' +
-    'of the first attempt instead of performing the operation twice.',
-  schema: { type: 'string', minLength: 1, maxLength: 255 },
+    'A unique value (e.g. a UUID) chosen by the client: 1 to 255 visible ASCII characters, sent once (400 otherwise). ' +
+    'Retrying the request with the same key returns the stored response of the first attempt instead of performing the ' +
+    'operation twice.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~]+$' },
 };
 
 const ERROR_SCHEMA_OBJECT: Json = {

@@ -1,5 +1,6 @@
-import { DomainError, ERROR_KINDS } from '../lib/errors.ts';
+import { DomainError, ERROR_KINDS, summarizeIssues } from '../lib/errors.ts';
 import { isUnavailableError } from '../lib/unavailable.ts';
+import { findUnsafeInput } from '../lib/unsafe-text.ts';
 import { authenticateBearer } from '../modules/auth/authenticate.ts';
 import { AuthenticationError } from '../modules/auth/bearer.ts';
 import type { Principal } from '../modules/auth/principal.ts';
@@ -25,11 +26,35 @@ const convertErrors = middleware(async ({ ctx, next, path }) => {
       throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: 'unavailable', cause });
     }
     ctx.log.error({ err: cause ?? error, path }, 'procedure failed');
+    loggedFailures.add(error);
   }
   return result;
 });
 
+const loggedFailures = new WeakSet<Error>();
+
+/**
+ * For the HTTP adapters' onError: logs a 500 no procedure logged, because it happened in the adapter before or
+ * after the procedure ran (e.g. while reading the request). Every 500 says "It has been logged"; this makes it true.
+ */
+export function logFailureOutsideProcedure(log: Context['log'], error: TRPCError, path: string | undefined): void {
+  if (error.code !== 'INTERNAL_SERVER_ERROR' || loggedFailures.has(error)) return;
+  log.error({ err: error.cause ?? error, path }, 'request failed outside its procedure');
+}
+
 export const publicProcedure = procedure.use(convertErrors);
+
+/**
+ * The last step before a procedure's schema: every input (REST query, path and body, tRPC input, the public
+ * booking page's slugs) is checked here, once, for text PostgreSQL cannot store and absurd nesting, together with
+ * what the HTTP layer found wrong with a REST query string or body shape. All of it is the caller's fault (400).
+ */
+const rejectUnacceptableInput = middleware(async ({ ctx, getRawInput, next }) => {
+  const unsafe = findUnsafeInput(await getRawInput());
+  const problems = [...(ctx.request.inputProblems ?? []), ...(unsafe ? [unsafe] : [])];
+  if (problems.length > 0) throw new DomainError('invalid_request', summarizeIssues(problems), problems);
+  return next();
+});
 
 /** Resource metadata for this API (RFC 9728); 401 and 403 challenges point clients at it. */
 export function resourceMetadataUrl(ctx: Pick<Context, 'env'>): string {
@@ -121,14 +146,23 @@ const requireSession = middleware(async ({ ctx, next }) => {
  * A first-party procedure on /trpc for the signed-in user only (session cookie + CSRF header): a bearer
  * token is refused with 403, so no token can mint another token or register an app. Rate-limited per session.
  */
-export const sessionProcedure = publicProcedure.use(authenticate).use(limitRate).use(requireSession);
+export const sessionProcedure = publicProcedure
+  .use(authenticate)
+  .use(limitRate)
+  .use(requireSession)
+  .use(rejectUnacceptableInput);
 
 /**
  * A procedure callable with a token carrying `scope`: authentication, the Team-plan rule, the per-token
  * rate limit and the scope check run in that order, so even a 403 carries the rate-limit headers.
  */
 export function scopedProcedure(scope: Scope) {
-  return publicProcedure.meta({ scope }).use(authenticate).use(limitRate).use(requireScope(scope));
+  return publicProcedure
+    .meta({ scope })
+    .use(authenticate)
+    .use(limitRate)
+    .use(requireScope(scope))
+    .use(rejectUnacceptableInput);
 }
 
 const limitPublicRate = middleware(async ({ ctx, next }) => {
@@ -140,4 +174,4 @@ const limitPublicRate = middleware(async ({ ctx, next }) => {
  * An unauthenticated procedure (the public booking page), rate-limited per client address with the
  * X-RateLimit-* headers; 429 with Retry-After when the address exceeds its budget.
  */
-export const publicRateLimitedProcedure = publicProcedure.use(limitPublicRate);
+export const publicRateLimitedProcedure = publicProcedure.use(limitPublicRate).use(rejectUnacceptableInput);

@@ -1,30 +1,39 @@
+import { METHODS } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type CreateOpenApiFastifyPluginOptions, fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
 import { type AppServices, type Context, createContextInner, type RequestInfo } from '../api/context.ts';
-import { collectOperations } from '../api/openapi-postprocess.ts';
+import { buildOpenApiDocument } from '../api/openapi.ts';
+import { logFailureOutsideProcedure } from '../api/procedures.ts';
 import { type AppRouter, appRouter } from '../api/root.ts';
 import { keepJsonBodiesStrict } from '../lib/json-body.ts';
-import { reshapeRestErrorBody } from './error-responses.ts';
+import type { ErrorDetail } from '../lib/errors.ts';
+import { methodNotAllowedMessage, reshapeRestErrorBody, sendError } from './error-responses.ts';
+import { canonicalPath, queryStringProblems, type RestOperation, restOperations } from './rest-input.ts';
 
 export const REST_BASE_PATH = '/api/v2';
+export const TRPC_BASE_PATH = '/trpc';
+
+/** Problems the REST layer found in a request's query string or body shape, for the procedure to report. */
+const restInputProblems = new WeakMap<FastifyRequest, ErrorDetail[]>();
 
 function contextFor(services: AppServices, orm: MikroORM, req: FastifyRequest, surface: RequestInfo['surface']): Context {
   return createContextInner({
     services,
     em: orm.em.fork(),
-    request: { headers: req.headers, ip: req.ip, surface },
+    request: { headers: req.headers, ip: req.ip, surface, inputProblems: restInputProblems.get(req) },
   });
 }
 
 /** The typed tRPC API for first-party apps (superjson) at /trpc. */
 export async function registerTrpc(app: FastifyInstance, services: AppServices, orm: MikroORM): Promise<void> {
   const options: FastifyTRPCPluginOptions<AppRouter> = {
-    prefix: '/trpc',
+    prefix: TRPC_BASE_PATH,
     trpcOptions: {
       router: appRouter,
       createContext: ({ req }) => contextFor(services, orm, req, 'trpc'),
+      onError: ({ error, path }) => logFailureOutsideProcedure(services.log, error, path),
       // Answers carry the caller's own data (and session.current its CSRF token): never store them in a cache.
       responseMeta: ({ ctx }) => ({
         headers: new Headers({ 'Cache-Control': 'no-store', ...(ctx as Context | undefined)?.response.headers }),
@@ -40,6 +49,7 @@ export async function registerRest(app: FastifyInstance, services: AppServices, 
     router: appRouter,
     basePath: REST_BASE_PATH,
     createContext: ({ req }) => contextFor(services, orm, req as unknown as FastifyRequest, 'rest'),
+    onError: ({ error, path }) => logFailureOutsideProcedure(services.log, error, path),
     responseMeta: ({ ctx, errors }) => {
       const response = (ctx as Context | undefined)?.response;
       return {
@@ -49,11 +59,22 @@ export async function registerRest(app: FastifyInstance, services: AppServices, 
     },
   };
   keepJsonBodiesStrict(appRouter);
-  const allowedMethods = restMethodsByPath();
+  const operations = restOperations(buildOpenApiDocument(services.env.SITE_URL), REST_BASE_PATH);
+  const allowedMethods = (path: string) => [
+    ...new Set(operations.filter((operation) => operation.pattern.test(path)).map((operation) => operation.method)),
+  ];
   const clientUrls = new WeakMap<FastifyRequest, string>();
   await app.register(async (scope) => {
     scope.addHook('onRequest', async (request) => {
       clientUrls.set(request, request.url);
+    });
+    scope.addHook('preHandler', async (request) => {
+      const [path = '', query] = splitOnce(request.url, '?');
+      const operation = operations.find((candidate) => candidate.method === request.method && candidate.pattern.test(path));
+      if (!operation) return;
+      const problems = inputProblems(request, operation, query);
+      if (problems.length > 0) restInputProblems.set(request, problems);
+      request.raw.url = canonicalPath(path) + (query === undefined ? '' : `?${query}`);
     });
     scope.addHook('onSend', async (request, reply, payload) => {
       if (reply.statusCode < 400 || typeof payload !== 'string') return payload;
@@ -66,14 +87,45 @@ export async function registerRest(app: FastifyInstance, services: AppServices, 
       return reshaped.body;
     });
     await scope.register(fastifyTRPCOpenApiPlugin, options);
+    // Methods the adapter does not route (TRACE, OPTIONS, PROPFIND, QUERY, …) reach the same 405 with Allow;
+    // Fastify routes only the methods it knows, so the others are made known (without a body) first.
+    // QUERY is re-made bodyless: Fastify would otherwise refuse it for its missing Content-Type before routing.
+    for (const method of OTHER_METHODS) {
+      if (!scope.supportedMethods.includes(method) || method === 'QUERY') scope.addHttpMethod(method, { overrideExisting: true });
+    }
+    scope.route({
+      method: OTHER_METHODS,
+      url: `${REST_BASE_PATH}/*`,
+      handler: async (request, reply) => {
+        const path = request.url.split('?')[0] ?? '';
+        const allowed = allowedMethods(path);
+        if (allowed.length === 0) return sendError(reply, 'not_found', `No route ${request.method} ${path}.`);
+        reply.header('Allow', allowed.join(', '));
+        return sendError(reply, 'method_not_allowed', methodNotAllowedMessage(request.method, path, allowed));
+      },
+    });
   });
 }
 
-/** For a full request path under /api/v2, the methods some procedure serves there (for 405 and `Allow`). */
-function restMethodsByPath(): (path: string) => string[] {
-  const routes = collectOperations(appRouter).map((operation) => ({
-    method: operation.method.toUpperCase(),
-    pattern: new RegExp(`^${REST_BASE_PATH}${operation.path.replace(/\{[^/}]+\}/g, '[^/]+')}/?$`, 'i'),
-  }));
-  return (path) => [...new Set(routes.filter((route) => route.pattern.test(path)).map((route) => route.method))];
+/** Every method Node parses that the adapter does not route (it serves GET, POST, PUT, PATCH and DELETE; HEAD is Fastify's). */
+const OTHER_METHODS = METHODS.filter((method) => !['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'CONNECT'].includes(method));
+
+/** What is wrong with a REST request's query string and body shape before its schema looks at the values. */
+function inputProblems(request: FastifyRequest, operation: RestOperation, query: string | undefined): ErrorDetail[] {
+  const problems = query === undefined ? [] : queryStringProblems(query, operation);
+  // Only JSON bodies: any other media type is the adapter's 415.
+  const isJson = request.headers['content-type']?.startsWith('application/json') ?? false;
+  if (operation.takesBody && isJson && !isPlainObject(request.body)) {
+    problems.push({ code: 'invalid_type', path: [], message: 'The request body must be a JSON object.' });
+  }
+  return problems;
+}
+
+function splitOnce(text: string, separator: string): [string, string | undefined] {
+  const index = text.indexOf(separator);
+  return index === -1 ? [text, undefined] : [text.slice(0, index), text.slice(index + 1)];
+}
+
+function isPlainObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

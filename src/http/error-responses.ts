@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ErrorBody, type ErrorCode, type ErrorDetail, ERROR_KINDS, summarizeIssues } from '../lib/errors.ts';
 import { isUnavailableError } from '../lib/unavailable.ts';
@@ -20,6 +22,42 @@ export function sendError(reply: FastifyReply, code: ErrorCode, message: string)
   const kind = ERROR_KINDS[code];
   const body: ErrorBody = { title: kind.title, message, ...(kind.status === 400 ? { details: [] } : {}) };
   return reply.code(kind.status).type('application/json; charset=utf-8').send(body);
+}
+
+/**
+ * Fastify's `frameworkErrors`: a URL whose percent-encoding is not valid UTF-8 (FST_ERR_BAD_URL) is refused
+ * while routing, before any hook; it gets the same body as every other 400.
+ */
+export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const message =
+    error.code === 'FST_ERR_BAD_URL' ? 'The URL is not valid: its percent-encoding does not decode to UTF-8.' : error.message;
+  void sendError(reply, 'invalid_request', message);
+}
+
+/**
+ * Fastify's `clientErrorHandler`: a request Node's HTTP parser refuses (headers or URL over the 16 KB limit,
+ * malformed request line, timeout) never reaches Fastify, so the answer is written on the socket by hand, in
+ * the same `{title, message, details}` body; the connection is closed, as Node does.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'The request headers or URL exceed 16 KB.']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'The request took too long to arrive.']
+        : [400, 'The request is not valid HTTP.'];
+  const title = STATUS_CODES[status] ?? 'Bad Request';
+  const body = JSON.stringify({ title, message, ...(status === 400 ? { details: [] } : {}) } satisfies ErrorBody);
+  // As Node does: never a second answer on a socket whose response has already started.
+  const current = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && !current?.headersSent) {
+    socket.write(
+      `HTTP/1.1 ${status} ${title}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }
 
 /**
@@ -47,6 +85,10 @@ export function registerErrorResponses(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, 'not_found', `No route ${request.method} ${request.originalUrl.split('?')[0]}.`),
   );
+}
+
+export function methodNotAllowedMessage(method: string, path: string, allowed: string[]): string {
+  return `${method} is not allowed on ${path}; use ${allowed.join(' or ')}.`;
 }
 
 export interface RestErrorRequest {
@@ -82,10 +124,7 @@ export function reshapeRestErrorBody(request: RestErrorRequest, payload: string)
     const allowed = request.allowedMethods(path);
     if (allowed.length > 0) {
       const kind = ERROR_KINDS.method_not_allowed;
-      const body: ErrorBody = {
-        title: kind.title,
-        message: `${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}.`,
-      };
+      const body: ErrorBody = { title: kind.title, message: methodNotAllowedMessage(request.method, path, allowed) };
       return { body: JSON.stringify(body), status: kind.status, headers: { Allow: allowed.join(', ') } };
     }
     return { body: JSON.stringify({ title: parsed.title, message: `No route ${request.method} ${path}.` }) };

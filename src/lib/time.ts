@@ -27,10 +27,15 @@ export function isValidTimeZone(name: string): boolean {
   return valid;
 }
 
+/** The shape of every IANA (tz database) zone name; which names exist is checked against the runtime's tz data. */
+const IANA_ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/;
+
 export const TimeZoneSchema = z
   .string()
+  .max(64)
+  .regex(IANA_ZONE_NAME, { message: 'must be an IANA time zone name, e.g. Europe/Berlin', abort: true })
   .refine(isValidTimeZone, { message: 'must be an IANA time zone name, e.g. Europe/Berlin' })
-  .describe('IANA time zone name');
+  .describe('IANA time zone name (tz database), e.g. `Europe/Berlin`, `America/New_York` or `UTC`; unknown names are a 400.');
 
 /** An RFC 3339 date-time with an explicit offset or Z, as every instant on the API is written. */
 export const DateTimeSchema = z.iso.datetime({ offset: true });

@@ -25,6 +25,11 @@ describe('isUnavailableError', () => {
     ['unique violation', pgError('23505', 'duplicate key value violates unique constraint')],
     ['other 55000', pgError('55000', 'cannot refresh materialized view concurrently')],
     ['exclusion violation', pgError('23P01', 'conflicting key value violates exclusion constraint')],
+    // A NUL in a text parameter: PostgreSQL cannot read the message and drops that connection; the request is at fault.
+    ['protocol violation', pgError('08P01', 'invalid message format')],
+    ['invalid byte sequence', pgError('22021', 'invalid byte sequence for encoding "UTF8": 0x00')],
+    ['untranslatable character', pgError('22P05', 'unsupported Unicode escape sequence')],
+    ['invalid text representation', pgError('22P02', 'invalid input syntax for type uuid: "x"')],
     ['a plain bug', new TypeError("Cannot read properties of undefined (reading 'id')")],
     ['not an error', 'ECONNREFUSED'],
     ['nothing', undefined],

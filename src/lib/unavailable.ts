@@ -3,9 +3,12 @@ const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT
  * PostgreSQL SQLSTATEs that mean "the database cannot serve you right now", not "your request is wrong":
  * class 08 (connection exception), 57P (operator intervention: shutdown, cannot connect now), class 53
  * (insufficient resources: too many connections, disk full, out of memory) and 3D000 (the database does
- * not exist, e.g. while it is being renamed or restored).
+ * not exist, e.g. while it is being renamed or restored). Except 08P01, protocol violation: MikroORM inlines
+ * parameters into the SQL text, which the protocol sends NUL-terminated, so a NUL in a value ends the query
+ * early; the server cannot read the rest of the message, answers 08P01 and closes that one connection. The
+ * request was at fault, not the database. Class 22 (data exception) is never an outage either.
  */
-const UNAVAILABLE_SQLSTATE = /^(08|57P|53)|^3D000$/;
+const UNAVAILABLE_SQLSTATE = /^(08(?!P01)|57P|53)|^3D000$/;
 const UNAVAILABLE_MESSAGES = [
   'Connection terminated',
   'timeout exceeded when trying to connect',

@@ -162,6 +162,29 @@ describe('the served OpenAPI document', () => {
     expect(doc.paths['/bookings']?.get?.operationId).toBe('listBookings');
   });
 
+  it('carries the rules the service enforces: IANA zones, the Idempotency-Key syntax, cross-field rules', () => {
+    const json = (value: unknown) => JSON.stringify(value);
+    const parameters = doc.paths['/availability']?.get?.parameters as { name: string; description?: string; schema: Record<string, unknown> }[];
+    const tz = parameters.find((parameter) => parameter.name === 'tz')!;
+    expect(tz.schema.pattern).toEqual(expect.any(String));
+    expect(new RegExp(tz.schema.pattern as string).test('America/Argentina/Buenos_Aires')).toBe(true);
+    expect(new RegExp(tz.schema.pattern as string).test('Europe/Berlin; drop')).toBe(false);
+    expect(json(tz)).toMatch(/IANA/);
+    expect(parameters.find((parameter) => parameter.name === 'to')!.description).toMatch(/after `from`/);
+
+    const idempotencyKey = (doc.components as unknown as { parameters: Record<string, { description: string; schema: Record<string, unknown> }> })
+      .parameters.IdempotencyKey!;
+    expect(idempotencyKey.schema).toMatchObject({ minLength: 1, maxLength: 255, pattern: '^[!-~]+$' });
+    expect(idempotencyKey.description).toMatch(/visible ASCII/);
+
+    const listTo = (doc.paths['/bookings']?.get?.parameters as { name: string; description?: string }[]).find((p) => p.name === 'to');
+    expect(json(listTo)).toMatch(/not before `from`/);
+    expect(json(doc.components.schemas.TimeInterval)).toMatch(/`start` must be before `end`/);
+    const createEventType = json(doc.paths['/event-types']?.post);
+    const eventTypeSchemas = json(doc.components.schemas);
+    expect(createEventType + eventTypeSchemas).toMatch(/group event types only/);
+  });
+
   it('describes the security schemes with every scope and the one Error schema', () => {
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     const oauth = doc.components.securitySchemes.oauth2 as {

@@ -7,7 +7,10 @@ const wallClockTime = z
 export const TimeIntervalSchema = z
   .object({ start: wallClockTime, end: wallClockTime })
   .refine((interval) => interval.start < interval.end, { message: 'start must be before end' })
-  .meta({ id: 'TimeInterval' });
+  .meta({
+    id: 'TimeInterval',
+    description: 'Local wall-clock hours `HH:mm`; `start` must be before `end` (400 otherwise), `24:00` is allowed as an end.',
+  });
 
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];

@@ -10,7 +10,7 @@ export const ListBookingsInputSchema = z
   .object({
     status: BookingStatusSchema.optional(),
     from: dateTimeQueryParam('Only bookings starting at or after this instant (RFC 3339).').optional(),
-    to: dateTimeQueryParam('Only bookings starting at or before this instant (RFC 3339).').optional(),
+    to: dateTimeQueryParam('Only bookings starting at or before this instant (RFC 3339); not before `from` (400 otherwise).').optional(),
     cursor: CursorParam,
     limit: limitParam(50, 100),
   })

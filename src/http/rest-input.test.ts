@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalPath, queryStringProblems, type RestOperation } from './rest-input.ts';
+
+const operation: RestOperation = {
+  method: 'GET',
+  pattern: /^\/api\/v2\/contacts\/?$/,
+  query: new Map([
+    ['q', 'string'],
+    ['limit', 'integer'],
+  ]),
+  takesBody: false,
+};
+const paths = (query: string) => queryStringProblems(query, operation).map((problem) => problem.path.join('.'));
+
+describe('queryStringProblems', () => {
+  it('accepts well-formed parameters, "+" as a space and an empty pair', () => {
+    expect(paths('q=ada+lovelace&limit=5&')).toEqual([]);
+    expect(paths('q=%C3%A9t%C3%A9')).toEqual([]);
+  });
+
+  it('names each bad parameter once', () => {
+    expect(paths('q=&limit=0x10')).toEqual(['q', 'limit']);
+    expect(paths('limit[]=5&durationMin=60')).toEqual(['limit[]', 'durationMin']);
+    expect(paths('q=%FF')).toEqual(['q']);
+    expect(paths('q=%ZZ')).toEqual(['q']);
+    expect(paths('q=a&q=b')).toEqual(['q']);
+    expect(paths('limit')).toEqual(['limit']);
+  });
+});
+
+describe('canonicalPath', () => {
+  it('decodes what need not be encoded and keeps encoded what must stay so', () => {
+    expect(canonicalPath('/api/v2/bookings/%38ab-c')).toBe('/api/v2/bookings/8ab-c');
+    expect(canonicalPath('/api/v2/bookings/a%2Fb')).toBe('/api/v2/bookings/a%2Fb');
+    expect(canonicalPath('/api/v2/bookings/%00')).toBe('/api/v2/bookings/%00');
+    expect(canonicalPath('/api/v2/bookings/a+b')).toBe('/api/v2/bookings/a+b');
+    expect(canonicalPath('/api/v2/bookings/a%2Bb%3A')).toBe('/api/v2/bookings/a+b:');
+    expect(canonicalPath('/api/v2/bookings/%E2%82%AC%20x')).toBe('/api/v2/bookings/%E2%82%AC%20x');
+  });
+});

@@ -1,0 +1,104 @@
+import type { ErrorDetail } from '../lib/errors.ts';
+
+/** What the REST surface needs to know about one operation of the OpenAPI document to police its requests. */
+export interface RestOperation {
+  method: string;
+  pattern: RegExp;
+  /** Query parameter name → its JSON Schema type (`integer`, `string`, …; undefined for a `$ref`). */
+  query: Map<string, string | undefined>;
+  takesBody: boolean;
+}
+
+type PathsLike = Record<string, Record<string, { parameters?: { name?: string; in?: string; schema?: { type?: unknown } }[]; requestBody?: unknown }>>;
+
+/** Every operation of the document, its path template turned into a pattern over the full request path. */
+export function restOperations(document: { paths?: object }, basePath: string): RestOperation[] {
+  const operations: RestOperation[] = [];
+  for (const [path, item] of Object.entries((document.paths ?? {}) as PathsLike)) {
+    for (const [method, operation] of Object.entries(item)) {
+      const query = new Map<string, string | undefined>();
+      for (const parameter of operation.parameters ?? []) {
+        if (parameter.in === 'query' && parameter.name) {
+          query.set(parameter.name, typeof parameter.schema?.type === 'string' ? parameter.schema.type : undefined);
+        }
+      }
+      operations.push({
+        method: method.toUpperCase(),
+        pattern: new RegExp(`^${basePath}${path.replace(/\{[^/}]+\}/g, '[^/]+')}/?$`, 'i'),
+        query,
+        takesBody: operation.requestBody !== undefined,
+      });
+    }
+  }
+  return operations;
+}
+
+const NUMBER_SYNTAX: Record<string, RegExp> = { integer: /^-?\d+$/, number: /^-?\d+(\.\d+)?$/ };
+
+function decodeStrictly(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A query string is held to the same standard as a JSON body: every name a parameter of the operation, given
+ * once, with a non-empty value that is valid percent-encoded UTF-8, and numbers written as decimal digits (the
+ * adapter's Number() coercion would read `0x10` as 16 and `1e1` as 10). One detail per problem.
+ */
+export function queryStringProblems(rawQuery: string, operation: RestOperation): ErrorDetail[] {
+  const problems: ErrorDetail[] = [];
+  const seen = new Set<string>();
+  for (const pair of rawQuery.split('&')) {
+    if (pair === '') continue;
+    const separator = pair.indexOf('=');
+    const rawName = separator === -1 ? pair : pair.slice(0, separator);
+    const rawValue = separator === -1 ? '' : pair.slice(separator + 1);
+    const name = decodeStrictly(rawName);
+    if (name === undefined) {
+      problems.push({ code: 'invalid_format', path: [rawName], message: 'is not valid percent-encoded UTF-8' });
+      continue;
+    }
+    if (!operation.query.has(name)) {
+      problems.push({ code: 'unrecognized_keys', path: [name], message: 'is not a query parameter of this operation' });
+      continue;
+    }
+    if (seen.has(name)) {
+      problems.push({ code: 'invalid_type', path: [name], message: 'must be given at most once' });
+      continue;
+    }
+    seen.add(name);
+    const value = decodeStrictly(rawValue);
+    if (value === undefined) {
+      problems.push({ code: 'invalid_format', path: [name], message: 'is not valid percent-encoded UTF-8' });
+    } else if (value === '') {
+      problems.push({ code: 'too_small', path: [name], message: 'must not be empty (leave the parameter out instead)' });
+    } else {
+      const syntax = NUMBER_SYNTAX[operation.query.get(name) ?? ''];
+      if (syntax && !syntax.test(value)) {
+        problems.push({ code: 'invalid_type', path: [name], message: 'must be a number written in decimal digits' });
+      }
+    }
+  }
+  return problems;
+}
+
+/** Sub-delimiters RFC 3986 allows literally in a path segment, which encodeURIComponent would encode. */
+const PATH_SAFE_ESCAPES = /%(2B|3A|40|24|26|3D|2C|3B)/g;
+
+/**
+ * The request path with each segment percent-decoded and re-encoded canonically, so `%38` is `8` before the
+ * adapter matches the route and hands the segment to validation (it does not decode path parameters itself).
+ * Characters that must stay encoded in a path (`/`, `?`, `%`, controls, non-ASCII…) stay encoded.
+ */
+export function canonicalPath(path: string): string {
+  return path
+    .split('/')
+    .map((segment) => {
+      const decoded = decodeStrictly(segment.replace(/\+/g, '%2B'));
+      return decoded === undefined ? segment : encodeURIComponent(decoded).replace(PATH_SAFE_ESCAPES, decodeURIComponent);
+    })
+    .join('/');
+}

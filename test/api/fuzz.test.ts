@@ -1,0 +1,395 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { createBooking, createEventType, createLead } from '../helpers/booking-factories.ts';
+import { createUserWithToken, type TestUser } from '../helpers/factories.ts';
+
+/**
+ * Property-based fuzzing of /api/v2 from its own OpenAPI document: for every operation, requests built from each
+ * parameter's schema with hostile values mixed in (wrong types, NUL, lone surrogates, bad percent-encoding, huge
+ * strings, deep nesting, non-object bodies, unknown fields, wrong methods), sent with a Team token holding every
+ * scope. Never a 5xx; every error is the spec's `{title, message, details?}`. Bounded: RUNS_PER_OPERATION requests
+ * per operation. On failure fast-check reports the seed and the shrunk request; FUZZ_SEED=<seed> replays it.
+ */
+
+const RUNS_PER_OPERATION = 60;
+/** FUZZ_SURVEY=1 runs every operation to the end and lists each kind of failure instead of stopping at the first. */
+const survey = process.env.FUZZ_SURVEY ? new Map<string, string>() : undefined;
+const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Date.now() ^ (Math.random() * 0x7fffffff);
+
+type Schema = {
+  $ref?: string;
+  type?: string | string[];
+  enum?: unknown[];
+  format?: string;
+  minimum?: number;
+  maximum?: number;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+};
+interface Parameter {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required?: boolean;
+  schema?: Schema;
+}
+interface Operation {
+  method: string;
+  path: string;
+  parameters: Parameter[];
+  body?: Schema;
+}
+interface OpenApiDocument {
+  paths: Record<string, Record<string, { parameters?: Parameter[]; requestBody?: { content?: Record<string, { schema?: Schema }> } }>>;
+  components?: { schemas?: Record<string, Schema> };
+}
+
+interface HostileRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+interface Answer {
+  status: number;
+  contentType: string;
+  text: string;
+}
+
+/** Ids of the fuzzing user's own event type, booking and lead, so hostile values also reach code past the lookup. */
+const existingIds: string[] = [];
+
+/** Strings PostgreSQL, JSON or a URL parser choke on, and plain odd ones. */
+const hostileText = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom('\u0000', 'a\u0000b', '\uD800', 'x\uDFFFy', '\uFFFF', '\u202Eevil', '%', '%00', '%FF', '../..', '') },
+  { weight: 2, arbitrary: fc.constantFrom("' or 1=1 --", '\\', '"', '{}', '[]', 'null', 'true', '-1', '1e309', '0x10', 'NaN') },
+  { weight: 1, arbitrary: fc.integer({ min: 1000, max: 70_000 }).map((n) => 'x'.repeat(n)) },
+  { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
+);
+
+const unstorableText = fc.constantFrom('\u0000', 'a\u0000b', '\uD800', 'x\uDFFFy');
+
+const deepJson = fc.integer({ min: 401, max: 5000 }).map((depth) => '['.repeat(depth) + ']'.repeat(depth));
+
+/** A JSON text for any value, hostile or not; `raw` texts (deep nesting) are spliced in unparsed. */
+type Value = unknown;
+const RAW = Symbol('raw json');
+const rawJson = deepJson.map((text) => ({ [RAW]: text }));
+
+const hostileValue: fc.Arbitrary<Value> = fc.oneof(
+  hostileText,
+  fc.constantFrom(null, true, false, 0, -1, 1.5, 2 ** 53, -(2 ** 63), 1e308),
+  fc.array(hostileText, { maxLength: 3 }),
+  fc.dictionary(hostileText, hostileText, { maxKeys: 3 }),
+  rawJson,
+);
+
+function toJson(value: Value): string {
+  const splices: string[] = [];
+  const text = JSON.stringify(value, (_key, v: unknown) => {
+    if (v && typeof v === 'object' && RAW in v) {
+      splices.push((v as Record<symbol, string>)[RAW] ?? '');
+      return `__RAW_${splices.length - 1}__`;
+    }
+    return v;
+  });
+  return (text ?? 'null').replace(/"__RAW_(\d+)__"/g, (_m, i: string) => splices[Number(i)]!);
+}
+
+function resolve(doc: OpenApiDocument, schema: Schema | undefined): Schema {
+  if (!schema) return {};
+  if (schema.$ref) return resolve(doc, doc.components?.schemas?.[schema.$ref.split('/').at(-1)!]);
+  return schema;
+}
+
+/** A value that fits the schema, roughly: enough to get past the first check so hostile siblings reach deeper code. */
+function plausible(doc: OpenApiDocument, raw: Schema | undefined, depth = 0): fc.Arbitrary<Value> {
+  const schema = resolve(doc, raw);
+  const variants = schema.anyOf ?? schema.oneOf;
+  if (variants?.length) return fc.oneof(...variants.map((variant) => plausible(doc, variant, depth + 1)));
+  if (schema.enum?.length) return fc.constantFrom(...schema.enum);
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  switch (type) {
+    case 'integer':
+    case 'number':
+      return fc.integer({ min: schema.minimum ?? -10, max: schema.maximum ?? 1000 });
+    case 'boolean':
+      return fc.boolean();
+    case 'array':
+      return depth > 4 ? fc.constant([]) : fc.array(plausible(doc, schema.items, depth + 1), { maxLength: 2 });
+    case 'object': {
+      if (depth > 4) return fc.constant({});
+      const entries = Object.entries(schema.properties ?? {}).map(([key, child]) => [key, plausible(doc, child, depth + 1)] as const);
+      return fc.record(Object.fromEntries(entries), { requiredKeys: schema.required ?? [] });
+    }
+    case 'string':
+      if (schema.format === 'date-time') return fc.date({ noInvalidDate: true }).map((d) => d.toISOString());
+      if (schema.format === 'email') return fc.constant('someone@example.test');
+      return fc.oneof(fc.string({ minLength: 1, maxLength: 12 }), fc.constantFrom(...existingIds));
+    default:
+      return fc.string({ maxLength: 5 });
+  }
+}
+
+/** The plausible value with some of its fields (or itself) replaced by hostile values, plus unknown fields. */
+function hostileVariant(doc: OpenApiDocument, schema: Schema | undefined): fc.Arbitrary<Value> {
+  const resolved = resolve(doc, schema);
+  const fields = Object.keys(resolved.properties ?? {});
+  return fc.oneof(
+    { weight: 1, arbitrary: hostileValue },
+    // One string anywhere in an otherwise plausible value, nested ones included, made unstorable.
+    { weight: 2, arbitrary: fc.tuple(plausible(doc, resolved), fc.nat(), unstorableText).map(([base, n, text]) => poisonOneString(base, n, text)) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(
+          plausible(doc, resolved),
+          fc.oneof(fc.subarray(fields, { maxLength: 1 }), fc.subarray(fields)),
+          fc.array(hostileValue, { minLength: fields.length, maxLength: fields.length }),
+          fc.option(fc.dictionary(fc.constantFrom('unknownField', '__proto__', 'constructor', 'id', 'userId'), hostileValue, { maxKeys: 2 }), {
+            nil: {},
+            freq: 1,
+          }),
+        )
+        .map(([base, replaced, values, extra]) => {
+          if (!base || typeof base !== 'object' || Array.isArray(base)) return base;
+          const copy: Record<string, Value> = { ...(base as Record<string, Value>) };
+          replaced.forEach((field, i) => (copy[field] = values[i]));
+          return Object.assign(copy, extra);
+        }),
+    },
+  );
+}
+
+/** The value with its n-th string (modulo how many it has) replaced by `text`. */
+function poisonOneString(value: Value, n: number, text: string): Value {
+  let count = 0;
+  const countStrings = (v: Value): void => {
+    if (typeof v === 'string') count++;
+    else if (v && typeof v === 'object') Object.values(v).forEach(countStrings);
+  };
+  countStrings(value);
+  if (count === 0) return value;
+  let index = n % count;
+  const replace = (v: Value): Value => {
+    if (typeof v === 'string') return index-- === 0 ? text : v;
+    if (Array.isArray(v)) return v.map(replace);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, child]) => [k, replace(child)]));
+    return v;
+  };
+  return replace(value);
+}
+
+/** Percent-encodes for a URL, keeping lone surrogates (which encodeURIComponent refuses) as invalid UTF-8. */
+function encode(text: string): string {
+  return text.replace(/[\s\S]/gu, (ch) => {
+    const code = ch.codePointAt(0)!;
+    if (code >= 0xd800 && code <= 0xdfff) return '%ED%A0%80';
+    return encodeURIComponent(ch);
+  });
+}
+
+const rawQueryText = fc.oneof(
+  hostileText.map(encode),
+  fc.constantFrom('', '%ZZ', '%FF', '%C0%AF', '0x10', '1e3', '+5', '%205', '5%00'),
+);
+
+function queryString(doc: OpenApiDocument, parameters: Parameter[]): fc.Arbitrary<string> {
+  const query = parameters.filter((p) => p.in === 'query');
+  const plausiblePair = (parameter: Parameter) =>
+    fc.option(plausible(doc, parameter.schema).map((v) => `${parameter.name}=${encode(String(v))}`), { nil: undefined, freq: 1 });
+  const hostilePair = (parameter: Parameter) =>
+    fc.oneof(
+      rawQueryText.map((text) => `${parameter.name}=${text}`),
+      unstorableText.map((text) => `${parameter.name}=${encode(text)}`),
+      rawQueryText.map((text) => `${parameter.name}[]=${text}`),
+      fc.constant(parameter.name),
+    );
+  // Everything at once, or one hostile parameter among plausible ones (so it is not hidden by its neighbours' errors).
+  const mixed = fc.tuple(
+    ...query.map((parameter) =>
+      fc.option(fc.oneof({ weight: 3, arbitrary: plausiblePair(parameter) }, hostilePair(parameter)), { nil: undefined, freq: 1 }),
+    ),
+  );
+  const single =
+    query.length === 0
+      ? fc.constant([])
+      : fc.nat(query.length - 1).chain((target) => fc.tuple(...query.map((p, i) => (i === target ? hostilePair(p) : plausiblePair(p)))));
+  const unknown = fc.option(
+    fc.tuple(fc.constantFrom('durationMin', 'unknown', '__proto__', '%00', '%FF'), rawQueryText).map(([k, v]) => `${k}=${v}`),
+    { nil: undefined, freq: 1 },
+  );
+  return fc.tuple(fc.oneof(mixed, single), unknown).map(([chosen, extra]) => {
+    const parts = [...chosen, extra].filter((part): part is string => part !== undefined);
+    return parts.length ? `?${parts.join('&')}` : '';
+  });
+}
+
+function pathFor(doc: OpenApiDocument, operation: Operation): fc.Arbitrary<string> {
+  const names = [...operation.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+  const values = names.map((name) => {
+    const parameter = operation.parameters.find((p) => p.in === 'path' && p.name === name);
+    return fc.oneof(
+      fc.constantFrom(...existingIds),
+      plausible(doc, parameter?.schema).map((v) => encode(String(v))),
+      rawQueryText.filter((t) => t !== ''),
+    );
+  });
+  return fc.tuple(...values).map((chosen) => {
+    let path = operation.path;
+    names.forEach((name, i) => (path = path.replace(`{${name}}`, chosen[i]!)));
+    return `/api/v2${path}`;
+  });
+}
+
+function bodyFor(doc: OpenApiDocument, operation: Operation): fc.Arbitrary<string | undefined> {
+  if (!operation.body) return fc.constant(undefined);
+  return fc.oneof(
+    hostileVariant(doc, operation.body).map(toJson),
+    fc.constantFrom('false', 'null', '0', 'true', '[]', '"x"', '[{}]'),
+    deepJson.map((nested) => `{"a":${nested}}`),
+  );
+}
+
+function requestFor(doc: OpenApiDocument, operation: Operation): fc.Arbitrary<HostileRequest> {
+  return fc
+    .record({
+      path: pathFor(doc, operation),
+      query: queryString(doc, operation.parameters),
+      body: bodyFor(doc, operation),
+      method: fc.oneof(
+        { weight: 9, arbitrary: fc.constant(operation.method.toUpperCase()) },
+        { weight: 1, arbitrary: fc.constantFrom('TRACE', 'OPTIONS', 'PROPFIND', 'QUERY', 'PATCH', 'DELETE') },
+      ),
+      idempotencyKey: fc.option(hostileText.map(encode), { nil: undefined }),
+    })
+    .map(({ path, query, body: chosenBody, method, idempotencyKey }) => {
+      // HTTP forbids a body on TRACE; Node's parser refuses one before any of our code runs.
+      const body = method === 'TRACE' ? undefined : chosenBody;
+      const request: HostileRequest = {
+        method,
+        path: path + query,
+        headers: {
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...(idempotencyKey !== undefined ? { 'idempotency-key': idempotencyKey.slice(0, 8000) } : {}),
+        },
+        body,
+      };
+      // fast-check prints counterexamples with this; huge strings would bury the seed.
+      return Object.assign(request, { [fc.toStringMethod]: () => describeRequest(request) });
+    });
+}
+
+function operationsOf(doc: OpenApiDocument): Operation[] {
+  const operations: Operation[] = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
+      operations.push({
+        method,
+        path,
+        parameters: operation.parameters ?? [],
+        body: operation.requestBody?.content?.['application/json']?.schema,
+      });
+    }
+  }
+  return operations;
+}
+
+function describeRequest(request: HostileRequest): string {
+  const cut = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}…(${text.length} chars)` : text);
+  const headers = Object.keys(request.headers).length ? ` ${JSON.stringify(request.headers, (_k, v: unknown) => (typeof v === 'string' ? cut(v) : v))}` : '';
+  return `${request.method} ${cut(request.path)}${headers}${request.body === undefined ? '' : ` body=${cut(request.body)}`}`;
+}
+
+function expectSpecError(request: HostileRequest, answer: Answer): void {
+  const where = `${describeRequest(request)} → ${answer.status} ${answer.text.slice(0, 300)}`;
+  expect(answer.status, where).toBeLessThan(500);
+  if (answer.status < 400) return;
+  expect(answer.contentType, where).toMatch(/^application\/json/);
+  const body = JSON.parse(answer.text) as Record<string, unknown>;
+  expect(Object.keys(body).sort(), where).toEqual(answer.status === 400 ? ['details', 'message', 'title'] : ['message', 'title']);
+  expect(typeof body.title === 'string' && typeof body.message === 'string', where).toBe(true);
+  if (answer.status === 400) expect(Array.isArray(body.details), where).toBe(true);
+}
+
+describe('fuzzing /api/v2 from its OpenAPI document', () => {
+  let t: TestApp;
+  let user: TestUser;
+  let port: number;
+  const tally = { requests: 0, serverErrors: 0 };
+
+  function send(request: HostileRequest): Promise<Answer> {
+    return new Promise((resolvePromise, reject) => {
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          // A fresh connection each time: the server rightly closes one after a request it cannot parse.
+          agent: false,
+          method: request.method,
+          path: request.path,
+          headers: { authorization: `Bearer ${user.token}`, ...request.headers },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () =>
+            resolvePromise({
+              status: res.statusCode ?? 0,
+              contentType: String(res.headers['content-type'] ?? ''),
+              text: Buffer.concat(chunks).toString('utf8'),
+            }),
+          );
+        },
+      );
+      req.on('error', reject);
+      req.end(request.body);
+    });
+  }
+
+  beforeAll(async () => {
+    t = await startTestApp({ apiRateLimitPerMinute: 1_000_000 });
+    user = await createUserWithToken(t.em());
+    const eventType = await createEventType(t.em(), user.id);
+    const booking = await createBooking(t.em(), { eventType, startAt: new Date(Date.now() - 86_400_000) });
+    const lead = await createLead(t.em(), { eventType });
+    existingIds.push(eventType.id, booking.id, lead.id);
+    await t.app.fastify.listen({ host: '127.0.0.1', port: 0 });
+    port = (t.app.fastify.server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    console.info(`fuzz: ${tally.requests} hostile requests, ${tally.serverErrors} answered 5xx (seed ${SEED})`);
+    await t.close();
+  });
+
+  it('answers every hostile request to every operation with a non-5xx, errors in the spec shape', async () => {
+    const res = await t.http.get('/api/docs/openapi.json');
+    const doc = res.body as OpenApiDocument;
+    const operations = operationsOf(doc);
+    expect(operations.length).toBeGreaterThan(10);
+    for (const operation of operations) {
+      await fc.assert(
+        fc.asyncProperty(requestFor(doc, operation), async (request) => {
+          const answer = await send(request);
+          tally.requests++;
+          if (answer.status >= 500) tally.serverErrors++;
+          try {
+            expectSpecError(request, answer);
+          } catch (error) {
+            if (!survey) throw error;
+            survey.set(`${operation.method.toUpperCase()} ${operation.path} → ${answer.status}`, `${describeRequest(request)} → ${answer.text.slice(0, 200)}`);
+          }
+        }),
+        { numRuns: RUNS_PER_OPERATION, seed: SEED, endOnFailure: true },
+      );
+    }
+    if (survey) expect([...survey].map(([kind, sample]) => `${kind}: ${sample}`)).toEqual([]);
+  }, 120_000);
+});
