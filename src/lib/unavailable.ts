@@ -1,14 +1,26 @@
-const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH']);
+const CONNECTION_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  // The request's own deadline passed (src/config/timeouts.ts): the service could not answer in time.
+  'FST_ERR_HANDLER_TIMEOUT',
+]);
 /**
  * PostgreSQL SQLSTATEs that mean "the database cannot serve you right now", not "your request is wrong":
  * class 08 (connection exception), 57P (operator intervention: shutdown, cannot connect now), class 53
- * (insufficient resources: too many connections, disk full, out of memory) and 3D000 (the database does
- * not exist, e.g. while it is being renamed or restored).
+ * (insufficient resources: too many connections, disk full, out of memory), 3D000 (the database does
+ * not exist, e.g. while it is being renamed or restored), and the database's timeouts (src/config/timeouts.ts):
+ * 57014 (statement_timeout), 55P03 (lock_timeout) and 25P03 (idle_in_transaction_session_timeout).
  */
-const UNAVAILABLE_SQLSTATE = /^(08|57P|53)|^3D000$/;
+const UNAVAILABLE_SQLSTATE = /^(08|57P|53)|^(3D000|57014|55P03|25P03)$/;
 const UNAVAILABLE_MESSAGES = [
   'Connection terminated',
   'timeout exceeded when trying to connect',
+  // pg's query_timeout: the server did not answer (frozen); the connection is destroyed (src/db/connection-guard.ts).
+  'Query read timeout',
   'Client has encountered a connection error',
   'Connection is closed',
   // SQLSTATE 55000 is generic ("object not in prerequisite state"); only this message of it means unavailable:
