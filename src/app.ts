@@ -7,6 +7,7 @@ import pg from 'pg';
 import type { AppServices } from './api/context.ts';
 import { type CounterStore, createRateLimiter } from './api/rate-limit.ts';
 import { type Env, trustProxySetting } from './config/env.ts';
+import { type HttpTimeouts, httpServerTimeouts } from './config/timeouts.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { registerRest, registerTrpc } from './http/api-mounts.ts';
 import { registerDocs } from './http/docs.ts';
@@ -30,6 +31,8 @@ export interface AppOptions {
   logger?: boolean;
   /** The built first-party web app (default dist/web, written by `npm run build:web`). */
   webRoot?: string;
+  /** Shorter HTTP limits than src/config/timeouts.ts's, for tests that wait for one to pass. */
+  httpTimeouts?: Partial<HttpTimeouts>;
 }
 
 export interface App {
@@ -49,6 +52,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     bodyLimit: 100 * 1024,
     trustProxy: trustProxySetting(env.TRUST_PROXY),
     routerOptions: { maxParamLength: 5000 },
+    ...httpServerTimeouts(options.httpTimeouts),
   });
   const counterStore = createCounterStore(env, options.databaseUrl);
   const log = fastify.log;

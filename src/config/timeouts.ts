@@ -45,3 +45,21 @@ export const BOOKING_CONTENTION = {
   /** Random pause before a retry, so the transactions that collided do not collide again in step. */
   retryJitterMs: { min: 5, max: 40 },
 } as const;
+
+export type HttpTimeouts = { [Name in keyof typeof HTTP_TIMEOUTS]: number };
+
+/** Fastify's and Node's server options for the HTTP limits (a test may shorten some of them). */
+export function httpServerTimeouts(overrides: Partial<HttpTimeouts> = {}) {
+  const limits: HttpTimeouts = { ...HTTP_TIMEOUTS, ...overrides };
+  return {
+    connectionTimeout: limits.socketIdleMs,
+    keepAliveTimeout: limits.keepAliveMs,
+    requestTimeout: limits.requestMs,
+    handlerTimeout: limits.handlerMs,
+    http: {
+      headersTimeout: limits.headersMs,
+      requestTimeout: limits.requestMs,
+      connectionsCheckingInterval: limits.checkIntervalMs,
+    },
+  };
+}
