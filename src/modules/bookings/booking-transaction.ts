@@ -42,7 +42,10 @@ export async function bookingTransaction<T>(em: EntityManager, work: (tx: Entity
 function contentionError(code: string | undefined): DomainError | undefined {
   if (code === EXCLUSION_VIOLATION) return slotTaken();
   if (code === LOCK_NOT_AVAILABLE) {
-    return new DomainError('conflict', 'Too many bookings for this calendar at this moment. Check /availability and retry.');
+    return new DomainError(
+      'conflict',
+      'Other bookings of the same calendar (or with the same Idempotency-Key) are in progress. Check /availability and retry.',
+    );
   }
   if (code !== undefined && RETRYABLE_SQLSTATES.has(code)) {
     return new DomainError('conflict', 'Another change to the same time got in the way. Check /availability and retry.');
