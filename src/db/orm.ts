@@ -17,6 +17,7 @@ export async function initOrm(url: string, options: OrmOptions = {}): Promise<Or
 
 /** Applies pending migrations on a batch connection of their own (no statement timeout to cut them short). */
 export async function migrate(orm: Orm): Promise<void> {
+  if ((await orm.migrator.getPending()).length === 0) return;
   const batch = await initOrm(orm.config.get('clientUrl')!, { poolMax: 1, batch: true });
   try {
     await batch.migrator.up();
