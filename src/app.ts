@@ -7,12 +7,13 @@ import pg from 'pg';
 import type { AppServices } from './api/context.ts';
 import { type CounterStore, createRateLimiter } from './api/rate-limit.ts';
 import { type Env, trustProxySetting } from './config/env.ts';
-import { type HttpTimeouts, httpServerTimeouts } from './config/timeouts.ts';
+import { HTTP_TIMEOUTS, type HttpTimeouts, httpServerTimeouts } from './config/timeouts.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { registerRest, registerTrpc } from './http/api-mounts.ts';
 import { registerDocs } from './http/docs.ts';
 import { registerErrorResponses } from './http/error-responses.ts';
 import { registerHealth } from './http/health.ts';
+import { registerRequestDeadline } from './http/request-deadline.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { oauthRoutes } from './oauth/routes.ts';
 
@@ -44,6 +45,7 @@ export interface App {
 /** Builds the whole service without listening; main.ts listens, tests use supertest on it. */
 export async function buildApp(options: AppOptions): Promise<App> {
   const { env, orm } = options;
+  const timeouts: HttpTimeouts = { ...HTTP_TIMEOUTS, ...options.httpTimeouts };
   const fastify = Fastify({
     logger:
       options.logger === false
@@ -52,7 +54,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     bodyLimit: 100 * 1024,
     trustProxy: trustProxySetting(env.TRUST_PROXY),
     routerOptions: { maxParamLength: 5000 },
-    ...httpServerTimeouts(options.httpTimeouts),
+    ...httpServerTimeouts(timeouts),
   });
   const counterStore = createCounterStore(env, options.databaseUrl);
   const log = fastify.log;
@@ -94,6 +96,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await fastify.register(fastifyCookie);
   await fastify.register(fastifyFormbody);
   registerErrorResponses(fastify);
+  registerRequestDeadline(fastify, timeouts.handlerMs);
   registerHealth(fastify, orm);
   await registerDocs(fastify, env.SITE_URL);
   await registerTrpc(fastify, services, orm);

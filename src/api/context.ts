@@ -20,6 +20,8 @@ export interface RequestInfo {
   ip: string;
   /** Which door the request came through; error bodies and headers differ slightly between them. */
   surface: 'rest' | 'trpc' | 'internal';
+  /** Aborted when the request's deadline passes and it has been answered 503 (src/http/request-deadline.ts). */
+  deadline?: AbortSignal;
 }
 
 export interface Context extends AppServices {

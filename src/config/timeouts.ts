@@ -11,7 +11,7 @@ export const HTTP_TIMEOUTS = {
   requestMs: 30_000,
   /** How often Node enforces the two limits above; its default, 30 s, would let a slow client stay that much longer. */
   checkIntervalMs: 1_000,
-  /** A handler that has not answered by then gets a 503 with Retry-After (Fastify's handlerTimeout). */
+  /** A request not answered this long after its body was read gets a 503 with Retry-After (src/http/request-deadline.ts). */
   handlerMs: 15_000,
   /** An idle keep-alive socket is closed after this: longer than the 60 s idle timeout of common load balancers. */
   keepAliveMs: 65_000,
@@ -48,14 +48,12 @@ export const BOOKING_CONTENTION = {
 
 export type HttpTimeouts = { [Name in keyof typeof HTTP_TIMEOUTS]: number };
 
-/** Fastify's and Node's server options for the HTTP limits (a test may shorten some of them). */
-export function httpServerTimeouts(overrides: Partial<HttpTimeouts> = {}) {
-  const limits: HttpTimeouts = { ...HTTP_TIMEOUTS, ...overrides };
+/** Fastify's and Node's server options for the HTTP limits (the handler's is src/http/request-deadline.ts). */
+export function httpServerTimeouts(limits: HttpTimeouts) {
   return {
     connectionTimeout: limits.socketIdleMs,
     keepAliveTimeout: limits.keepAliveMs,
     requestTimeout: limits.requestMs,
-    handlerTimeout: limits.handlerMs,
     http: {
       headersTimeout: limits.headersMs,
       requestTimeout: limits.requestMs,

@@ -7,6 +7,7 @@ import { collectOperations } from '../api/openapi-postprocess.ts';
 import { type AppRouter, appRouter } from '../api/root.ts';
 import { keepJsonBodiesStrict } from '../lib/json-body.ts';
 import { reshapeRestErrorBody } from './error-responses.ts';
+import { requestDeadline } from './request-deadline.ts';
 
 export const REST_BASE_PATH = '/api/v2';
 
@@ -14,7 +15,7 @@ function contextFor(services: AppServices, orm: MikroORM, req: FastifyRequest, s
   return createContextInner({
     services,
     em: orm.em.fork(),
-    request: { headers: req.headers, ip: req.ip, surface },
+    request: { headers: req.headers, ip: req.ip, surface, deadline: requestDeadline(req) },
   });
 }
 

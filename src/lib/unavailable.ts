@@ -5,8 +5,8 @@ const CONNECTION_ERROR_CODES = new Set([
   'EPIPE',
   'ENOTFOUND',
   'EHOSTUNREACH',
-  // The request's own deadline passed (src/config/timeouts.ts): the service could not answer in time.
-  'FST_ERR_HANDLER_TIMEOUT',
+  // The request's own deadline passed (src/http/request-deadline.ts): the service could not answer in time.
+  'REQUEST_DEADLINE_EXCEEDED',
 ]);
 /**
  * PostgreSQL SQLSTATEs that mean "the database cannot serve you right now", not "your request is wrong":

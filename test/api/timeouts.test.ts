@@ -117,23 +117,29 @@ describe('a frozen database', () => {
 });
 
 describe('a request deadline', () => {
+  const HANDLER_MS = 700;
   let database: TestDatabase;
   let relay: FreezableRelay;
   let orm: Orm;
   let app: App;
+  let http: ReturnType<typeof supertest>;
   let user: TestUser;
-  const HANDLER_MS = 700;
+  let eventTypeId: string;
 
   beforeAll(async () => {
     database = await createTestDatabase();
     relay = new FreezableRelay(database.url);
     await relay.start();
     const url = relay.relayed(database.url);
-    orm = await initOrm(url, { poolMax: 2 });
+    orm = await initOrm(url, { poolMax: 3 });
     const env = loadEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: url });
-    app = await buildApp({ env, orm, databaseUrl: url, logger: false, httpTimeouts: { handlerMs: HANDLER_MS } });
+    const clock = fixedClock('2026-03-01T12:00:00Z');
+    app = await buildApp({ env, orm, databaseUrl: url, logger: false, clock, httpTimeouts: { handlerMs: HANDLER_MS } });
     await app.fastify.ready();
-    user = await createUserWithToken(orm.em.fork());
+    http = supertest(app.fastify.server);
+    user = await createUserWithToken(orm.em.fork(), { timezone: 'UTC' });
+    await setSchedule(orm.em.fork(), user.id, WEEKDAYS_9_TO_5);
+    eventTypeId = await createEventType(orm.em.fork(), user.id);
   });
   afterAll(async () => {
     relay.thaw();
@@ -143,18 +149,46 @@ describe('a request deadline', () => {
     await database.drop();
   });
 
-  it('a handler that cannot finish in time gets a 503 with Retry-After, and the app carries on', async () => {
-    const http = supertest(app.fastify.server);
-    const me = () => http.get('/api/v2/me').set(...bearer(user.token));
+  const me = () => http.get('/api/v2/me').set(...bearer(user.token));
+  const book = (start: string) =>
+    http
+      .post('/api/v2/bookings')
+      .set(...bearer(user.token))
+      .send({ eventTypeId, start, durationMin: 30, invitee: invitee() });
+
+  it('a request that cannot finish in time gets a 503 with Retry-After, with or without a body, and the app carries on', async () => {
     expect((await me()).status).toBe(200);
     relay.freeze();
-    const { value, ms } = await timed(me);
-    expectUnavailable(value);
-    expect(ms).toBeLessThan(HANDLER_MS + SLACK_MS);
+    const answers = await Promise.all([timed(me), timed(() => book('2026-03-02T09:00:00Z'))]);
+    for (const { value, ms } of answers) {
+      expectUnavailable(value);
+      // Well before the database's own limits (3 s to get a connection, 6 s for an answer).
+      expect(ms).toBeLessThan(HANDLER_MS + 1_000);
+    }
     relay.thaw();
-    // The abandoned handler finishes in the background without disturbing anything.
-    await new Promise((resolve) => setTimeout(resolve, 300));
     expect((await me()).status).toBe(200);
+  });
+
+  it('a booking whose deadline passed is rolled back, not committed after its 503', async () => {
+    const start = '2026-03-02T10:00:00Z';
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    try {
+      // The host's calendar is busy for longer than the deadline, but shorter than a booking waits for it.
+      await admin.query('select pg_advisory_lock(hashtextextended($1, 0))', [`host-calendar:${user.id}`]);
+      const answer = timed(() => book(start));
+      await new Promise((resolve) => setTimeout(resolve, HANDLER_MS + 400));
+      await admin.query('select pg_advisory_unlock_all()');
+      const { value, ms } = await answer;
+      expectUnavailable(value);
+      expect(ms).toBeLessThan(HANDLER_MS + 400);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const { rows } = await admin.query('select count(*)::int as n from booking where event_type_id = $1 and start_at = $2', [eventTypeId, start]);
+      expect(rows[0].n).toBe(0);
+    } finally {
+      await admin.end();
+    }
+    expect((await book(start)).status).toBe(201);
   });
 });
 

@@ -48,6 +48,8 @@ export interface CreateBookingOptions {
   caller: BookingCaller;
   now: Date;
   idempotency?: IdempotencyScope;
+  /** The request's deadline: once it has passed, the transaction rolls back instead of committing. */
+  deadline?: AbortSignal;
 }
 
 export interface CreateBookingResult {
@@ -74,7 +76,7 @@ export async function createBooking(
     const booking = await bookSlot(tx, input, options);
     if (options.idempotency) await storeIdempotentResponse(tx, options.idempotency, { status: 201, body: booking });
     return { status: 201, booking, replayed: false };
-  });
+  }, options.deadline);
 }
 
 async function bookSlot(tx: EntityManager, input: CreateBookingInput, options: CreateBookingOptions): Promise<Booking> {

@@ -37,6 +37,8 @@ export interface RescheduleInput {
 export interface RescheduleOptions {
   now: Date;
   idempotency?: IdempotencyScope;
+  /** The request's deadline: once it has passed, the transaction rolls back instead of committing. */
+  deadline?: AbortSignal;
 }
 
 export interface RescheduleResult {
@@ -70,7 +72,7 @@ export async function rescheduleBooking(
     const booking = await moveBooking(tx, ownerId, input, options.now);
     if (options.idempotency) await storeIdempotentResponse(tx, options.idempotency, { status: 200, body: booking });
     return { booking, replayed: false };
-  });
+  }, options.deadline);
 }
 
 async function moveBooking(tx: EntityManager, ownerId: string, input: RescheduleInput, now: Date): Promise<Booking> {

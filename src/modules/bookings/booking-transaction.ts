@@ -10,6 +10,7 @@
  *   most `BOOKING_CONTENTION.hostLockMs`; a host that busy is a 409 (retry, or pick another time).
  * - A deadlock or serialization failure that still happens is retried a few times with a little random delay,
  *   then it is a 409.
+ * - A request whose deadline passed (it has been answered 503) rolls back instead of committing.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BOOKING_CONTENTION } from '../../config/timeouts.ts';
@@ -20,12 +21,19 @@ const RETRYABLE_SQLSTATES = new Set(['40P01', '40001']);
 const LOCK_NOT_AVAILABLE = '55P03';
 const EXCLUSION_VIOLATION = '23P01';
 
-export async function bookingTransaction<T>(em: EntityManager, work: (tx: EntityManager) => Promise<T>): Promise<T> {
+export async function bookingTransaction<T>(
+  em: EntityManager,
+  work: (tx: EntityManager) => Promise<T>,
+  deadline?: AbortSignal,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await em.transactional(async (tx) => {
         await tx.execute(`set local lock_timeout = ${BOOKING_CONTENTION.hostLockMs}`, [], 'run');
-        return work(tx);
+        const result = await work(tx);
+        // The client was already told 503: roll back rather than book a slot nobody knows they have.
+        deadline?.throwIfAborted();
+        return result;
       });
     } catch (error) {
       const code = sqlState(error);
