@@ -3,7 +3,7 @@ import { migrate, openDatabase } from '../src/db/orm.ts';
 import { rebuildAllContacts } from '../src/modules/contacts/contacts.projection.ts';
 
 const env = loadEnv();
-const db = await openDatabase(env, (line) => console.error(line));
+const db = await openDatabase(env, (line) => console.error(line), { batch: true });
 try {
   await migrate(db.orm);
   const rows = await rebuildAllContacts(db.orm.em.fork());

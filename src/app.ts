@@ -7,6 +7,7 @@ import pg from 'pg';
 import type { AppServices } from './api/context.ts';
 import { type CounterStore, createFailureThrottle, createRateLimiter } from './api/rate-limit.ts';
 import { type Env, trustProxySetting } from './config/env.ts';
+import { HTTP_TIMEOUTS, type HttpTimeouts, httpServerTimeouts } from './config/timeouts.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { REST_BASE_PATH, registerRest, registerTrpc, TRPC_BASE_PATH } from './http/api-mounts.ts';
 import { registerDocs } from './http/docs.ts';
@@ -14,6 +15,7 @@ import { answerClientError, answerFrameworkError, registerErrorResponses } from 
 import { registerHealth } from './http/health.ts';
 import { registerJsonBodyParser, registerTextGuard } from './http/input-guard.ts';
 import { serializeRequestForLog } from './http/request-log.ts';
+import { registerRequestDeadline } from './http/request-deadline.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { oauthRoutes } from './oauth/routes.ts';
 
@@ -37,6 +39,8 @@ export interface AppOptions {
   logStream?: NodeJS.WritableStream;
   /** The built first-party web app (default dist/web, written by `npm run build:web`). */
   webRoot?: string;
+  /** Shorter HTTP limits than src/config/timeouts.ts's, for tests that wait for one to pass. */
+  httpTimeouts?: Partial<HttpTimeouts>;
 }
 
 export interface App {
@@ -48,6 +52,7 @@ export interface App {
 /** Builds the whole service without listening; main.ts listens, tests use supertest on it. */
 export async function buildApp(options: AppOptions): Promise<App> {
   const { env, orm } = options;
+  const timeouts: HttpTimeouts = { ...HTTP_TIMEOUTS, ...options.httpTimeouts };
   const fastify = Fastify({
     logger:
       options.logger === false && !options.logStream
@@ -63,6 +68,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     routerOptions: { maxParamLength: 5000 },
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
+    ...httpServerTimeouts(timeouts),
   });
   const counterStore = createCounterStore(env, options.databaseUrl);
   const log = fastify.log;
@@ -109,6 +115,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerErrorResponses(fastify);
   registerJsonBodyParser(fastify);
   registerTextGuard(fastify, [REST_BASE_PATH, TRPC_BASE_PATH]);
+  registerRequestDeadline(fastify, timeouts.handlerMs);
   registerHealth(fastify, orm);
   await registerDocs(fastify, env.SITE_URL);
   await registerTrpc(fastify, services, orm);

@@ -28,6 +28,8 @@ export interface RequestInfo {
    * validation runs, after authentication and the scope check, like every other input error.
    */
   inputProblems?: ErrorDetail[];
+  /** Aborted when the request's deadline passes and it has been answered 503 (src/http/request-deadline.ts). */
+  deadline?: AbortSignal;
 }
 
 export interface Context extends AppServices {

@@ -10,6 +10,7 @@ import { type AppRouter, appRouter } from '../api/root.ts';
 import { keepJsonBodiesStrict } from '../lib/json-body.ts';
 import type { ErrorDetail } from '../lib/errors.ts';
 import { methodNotAllowedMessage, reshapeRestErrorBody, sendError } from './error-responses.ts';
+import { requestDeadline } from './request-deadline.ts';
 import { canonicalPath, queryStringProblems, type RestOperation, restOperations } from './rest-input.ts';
 
 export const REST_BASE_PATH = '/api/v2';
@@ -22,7 +23,13 @@ function contextFor(services: AppServices, orm: MikroORM, req: FastifyRequest, s
   return createContextInner({
     services,
     em: orm.em.fork(),
-    request: { headers: req.headers, ip: req.ip, surface, inputProblems: restInputProblems.get(req) },
+    request: {
+      headers: req.headers,
+      ip: req.ip,
+      surface,
+      inputProblems: restInputProblems.get(req),
+      deadline: requestDeadline(req),
+    },
   });
 }
 

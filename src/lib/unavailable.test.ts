@@ -15,6 +15,11 @@ describe('isUnavailableError', () => {
     ['database gone', pgError('3D000', 'database "app" does not exist')],
     ['connections disallowed', pgError('55000', 'database "app" is not currently accepting connections')],
     ['connection failure', pgError('08006', 'connection failure')],
+    ['statement_timeout', pgError('57014', 'canceling statement due to statement timeout')],
+    ['lock_timeout', pgError('55P03', 'canceling statement due to lock timeout')],
+    ['idle in transaction too long', pgError('25P03', 'terminating connection due to idle-in-transaction timeout')],
+    ['pg: no answer within query_timeout', new Error('Query read timeout')],
+    ['the request deadline', Object.assign(new Error('The request did not finish within 15000 ms.'), { code: 'REQUEST_DEADLINE_EXCEEDED' })],
     ['wrapped by the ORM', Object.assign(new Error('query failed'), { cause: pgError('57P01', 'terminating connection') })],
   ])('%s → unavailable', (_label, error) => {
     expect(isUnavailableError(error)).toBe(true);

@@ -75,13 +75,15 @@ export interface TestAppOptions {
   webRoot?: string;
   /** Captures the service's log (at the env's LOG_LEVEL) instead of discarding it. */
   logStream?: NodeJS.WritableStream;
+  /** The ORM pool's size (10 unless a test needs to know or change it). */
+  poolMax?: number;
 }
 
 /** The whole service on a database of its own, not listening: supertest talks to it in-process. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const ownsDatabase = !options.database;
   const database = options.database ?? (await createTestDatabase());
-  const orm = await initOrm(database.url, { poolMax: 10 });
+  const orm = await initOrm(database.url, { poolMax: options.poolMax ?? 10 });
   // TEST_LOG=debug shows the service's own log while a test runs.
   const env = loadEnv({ NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG ?? 'silent', PORT: '3000', DATABASE_URL: database.url, ...options.env });
   const app = await buildApp({

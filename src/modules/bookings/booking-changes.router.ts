@@ -54,6 +54,7 @@ export const bookingChangesRouter = router({
       const key = readIdempotencyKey(ctx.request.headers);
       const result = await rescheduleBooking(ctx.em, ctx.principal.userId, input, {
         now: ctx.clock.now(),
+        deadline: ctx.request.deadline,
         ...(key === undefined ? {} : { idempotency: { principal: credentialPrincipal(ctx.principal), key } }),
       });
       if (result.replayed) ctx.response.headers[REPLAYED_HEADER] = 'true';

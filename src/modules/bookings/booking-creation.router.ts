@@ -42,6 +42,7 @@ export const bookingCreationRouter = router({
         caller: { kind: 'owner', userId: ctx.principal.userId },
         now: ctx.clock.now(),
         idempotency: key === undefined ? undefined : { principal: credentialPrincipal(ctx.principal), key },
+        deadline: ctx.request.deadline,
       });
       ctx.response.status = result.status;
       if (result.replayed) ctx.response.headers[REPLAYED_HEADER] = 'true';

@@ -1,11 +1,12 @@
 /**
  * Booking creation: the one path POST /bookings and the public booking page share.
  *
- * Everything happens in ONE transaction:
+ * Everything happens in ONE transaction (`bookingTransaction`: bounded lock waits, deadlocks retried, then 409):
  *   1. claim the Idempotency-Key (if any) — a replay returns the stored response and stops here;
  *   2. read the event type (404 unknown / not the caller's), refuse an inactive one or a duration it does
  *      not offer (409);
- *   3. re-run the slot engine for exactly this slot, on the same data /availability reads, so a slot is
+ *   3. take the hosts' calendar locks (one host at a time books; several hosts in id order), then re-run the
+ *      slot engine for exactly this slot, on the same data /availability reads, so a slot is
  *      bookable if and only if it would be offered (409 off-grid, outside the hours, too soon, taken);
  *   4. write the host's busy block(s) — the exclusion constraint busy_block_no_overlap is the last word:
  *      any overlap that slipped past step 3 in a race fails with 23P01 and becomes a 409, never a 500;
@@ -35,6 +36,7 @@ import {
 import { computeHostSlots, type HostAvailability } from '../availability/slots.ts';
 import { refreshContacts } from '../contacts/contacts.projection.ts';
 import { BOOKING_ROW_COLUMNS, type Booking, type BookingRow, type CreateBookingInput, toBookingDto } from './bookings.schemas.ts';
+import { bookingTransaction, isExclusionViolation, lockHostCalendars, slotTaken } from './booking-transaction.ts';
 import { claimIdempotencyKey, type IdempotencyScope, requestHash, storeIdempotentResponse } from './idempotency.ts';
 
 const MINUTE = 60_000;
@@ -46,6 +48,8 @@ export interface CreateBookingOptions {
   caller: BookingCaller;
   now: Date;
   idempotency?: IdempotencyScope;
+  /** The request's deadline: once it has passed, the transaction rolls back instead of committing. */
+  deadline?: AbortSignal;
 }
 
 export interface CreateBookingResult {
@@ -64,20 +68,15 @@ export async function createBooking(
   options: CreateBookingOptions,
 ): Promise<CreateBookingResult> {
   const hash = options.idempotency ? requestHash(input) : '';
-  try {
-    return await em.transactional(async (tx) => {
-      if (options.idempotency) {
-        const stored = await claimIdempotencyKey(tx, options.idempotency, hash);
-        if (stored) return { status: stored.status, booking: stored.body as Booking, replayed: true };
-      }
-      const booking = await bookSlot(tx, input, options);
-      if (options.idempotency) await storeIdempotentResponse(tx, options.idempotency, { status: 201, body: booking });
-      return { status: 201, booking, replayed: false };
-    });
-  } catch (error) {
-    if (isExclusionViolation(error)) throw slotTaken();
-    throw error;
-  }
+  return bookingTransaction(em, async (tx) => {
+    if (options.idempotency) {
+      const stored = await claimIdempotencyKey(tx, options.idempotency, hash);
+      if (stored) return { status: stored.status, booking: stored.body as Booking, replayed: true };
+    }
+    const booking = await bookSlot(tx, input, options);
+    if (options.idempotency) await storeIdempotentResponse(tx, options.idempotency, { status: 201, body: booking });
+    return { status: 201, booking, replayed: false };
+  }, options.deadline);
 }
 
 async function bookSlot(tx: EntityManager, input: CreateBookingInput, options: CreateBookingOptions): Promise<Booking> {
@@ -153,10 +152,16 @@ export interface ReservedSlot {
   blockIds: string[];
 }
 
+export interface ReserveOptions {
+  /** The host a rescheduled round-robin booking already has: it goes first when it is free. */
+  preferredHostId?: string;
+  /** The caller already holds the hosts' calendar locks (rescheduling takes them before releasing its old time). */
+  calendarsLocked?: boolean;
+}
+
 /**
  * Steps 3 and 4, shared with rescheduling: re-runs the slot engine for exactly this slot (409 when it would
- * not be offered) and writes or joins the host's busy block(s). A round-robin `preferredHostId` (the host
- * a rescheduled booking already has) goes first when it is free.
+ * not be offered) and writes or joins the host's busy block(s).
  */
 export async function reserveSlot(
   tx: EntityManager,
@@ -164,17 +169,26 @@ export async function reserveSlot(
   start: number,
   durationMin: number,
   now: Date,
-  preferredHostId?: string,
+  options: ReserveOptions = {},
 ): Promise<ReservedSlot> {
   const end = start + durationMin * MINUTE;
-
   const hosts = await loadHosts(tx, eventType);
-  const availability = await loadHostAvailability(tx, eventType, hosts, start, end);
-  const rules = slotRules(eventType, durationMin, now, start, end);
-  const offered = computeHostSlots(rules, availability, hostMode(eventType.kind)).find(
-    (slot) => slot.start === start && slot.end === end,
-  );
-  if (!offered) throw explainUnavailable(eventType, availability, rules, start);
+  const offeredSlot = async () => {
+    const availability = await loadHostAvailability(tx, eventType, hosts, start, end);
+    const rules = slotRules(eventType, durationMin, now, start, end);
+    const offered = computeHostSlots(rules, availability, hostMode(eventType.kind)).find(
+      (slot) => slot.start === start && slot.end === end,
+    );
+    if (!offered) throw explainUnavailable(eventType, availability, rules, start);
+    return offered;
+  };
+  if (!options.calendarsLocked) {
+    // A slot already gone is a 409 at once, without queueing for the calendars: most of a burst's losers.
+    await offeredSlot();
+    await lockHostCalendars(tx, hosts.map((host) => host.id));
+  }
+  // Under the locks: what the check sees cannot change until this transaction ends.
+  const offered = await offeredSlot();
 
   const busyStart = new Date(start - eventType.bufferBeforeMin * MINUTE);
   const busyEnd = new Date(end + eventType.bufferAfterMin * MINUTE);
@@ -195,9 +209,10 @@ export async function reserveSlot(
     }
     case 'round_robin': {
       const ordered = await leastRecentlyBookedFirst(tx, eventType.id, offered.hostIds);
-      if (preferredHostId !== undefined && ordered.includes(preferredHostId)) {
-        ordered.splice(ordered.indexOf(preferredHostId), 1);
-        ordered.unshift(preferredHostId);
+      const preferred = options.preferredHostId;
+      if (preferred !== undefined && ordered.includes(preferred)) {
+        ordered.splice(ordered.indexOf(preferred), 1);
+        ordered.unshift(preferred);
       }
       const assigned = await insertBlockForFirstFreeHost(tx, ordered, slot);
       if (!assigned) throw slotTaken();
@@ -310,10 +325,6 @@ async function convertLeads(tx: EntityManager, eventTypeId: string, email: strin
   );
 }
 
-export function slotTaken(): DomainError {
-  return new DomainError('conflict', 'That slot was just taken. Pick another slot from /availability.');
-}
-
 /** Why the engine would not offer this slot, in the caller's terms (all 409). */
 function explainUnavailable(
   eventType: SlotEventType,
@@ -340,13 +351,4 @@ function explainUnavailable(
   return eventType.kind === 'group'
     ? new DomainError('conflict', 'That slot is full or overlaps another booking. Pick another slot from /availability.')
     : slotTaken();
-}
-
-/** PostgreSQL exclusion_violation (23P01), wherever the driver or the ORM put it in the cause chain. */
-export function isExclusionViolation(error: unknown): boolean {
-  for (let current = error, depth = 0; current && depth < 5; depth++) {
-    if (typeof current === 'object' && (current as { code?: unknown }).code === '23P01') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
 }

@@ -1,11 +1,13 @@
 /**
- * Rescheduling: moves a booking (the same id) to another slot the engine would offer, in ONE transaction:
+ * Rescheduling: moves a booking (the same id) to another slot the engine would offer, in ONE transaction
+ * (`bookingTransaction`: bounded lock waits, deadlocks retried, then 409):
  *   1. claim the Idempotency-Key (if any), exactly as booking creation does;
  *   2. lock the booking FOR UPDATE (404 unknown / not the caller's; 409 canceled), refuse an inactive event
  *      type or a duration it does not offer (409);
  *   3. the same start and duration as now: nothing to do, the booking is returned as it is (a retry of a
  *      reschedule that went through gets the same answer);
- *   4. release the booking's busy blocks like a cancellation does (a seat back; a block stays active only
+ *   4. take the calendar locks of the old host and of the event type's hosts (as booking creation does), then
+ *      release the booking's busy blocks like a cancellation does (a seat back; a block stays active only
  *      while another active booking holds it), and drop its links to them (a block nobody holds any more is
  *      deleted), so the booking's own time does not count against the new slot;
  *   5. run booking creation's slot check and block writes for the new time (`reserveSlot`): 409 off the grid,
@@ -16,11 +18,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError, notFound } from '../../lib/errors.ts';
 import { type SqlTimestamp, toDate } from '../../lib/sql-values.ts';
-import { findSlotEventType } from '../availability/availability.service.ts';
+import { findSlotEventType, loadHosts } from '../availability/availability.service.ts';
 import { releaseBusyBlocks } from './busy-blocks.ts';
 import { refreshContacts } from '../contacts/contacts.projection.ts';
 import type { BookingStatus } from './booking.entity.ts';
-import { assertBookable, isExclusionViolation, reserveSlot, slotTaken } from './booking-creation.service.ts';
+import { assertBookable, reserveSlot } from './booking-creation.service.ts';
+import { bookingTransaction, lockHostCalendars } from './booking-transaction.ts';
 import { type Booking, toBookingDto } from './bookings.schemas.ts';
 import { readBooking } from './bookings.service.ts';
 import { claimIdempotencyKey, type IdempotencyScope, requestHash, storeIdempotentResponse } from './idempotency.ts';
@@ -34,6 +37,8 @@ export interface RescheduleInput {
 export interface RescheduleOptions {
   now: Date;
   idempotency?: IdempotencyScope;
+  /** The request's deadline: once it has passed, the transaction rolls back instead of committing. */
+  deadline?: AbortSignal;
 }
 
 export interface RescheduleResult {
@@ -59,23 +64,15 @@ export async function rescheduleBooking(
 ): Promise<RescheduleResult> {
   // The operation is part of the hash: a key used for another kind of request is never replayed here.
   const hash = options.idempotency ? requestHash({ operation: 'reschedule', ...input }) : '';
-  try {
-    return await em.transactional(async (tx) => {
-      if (options.idempotency) {
-        const stored = await claimIdempotencyKey(tx, options.idempotency, hash);
-        if (stored) return { booking: stored.body as Booking, replayed: true };
-      }
-      const booking = await moveBooking(tx, ownerId, input, options.now);
-      if (options.idempotency) await storeIdempotentResponse(tx, options.idempotency, { status: 200, body: booking });
-      return { booking, replayed: false };
-    });
-  } catch (error) {
-    if (isExclusionViolation(error)) throw slotTaken();
-    if (isDeadlock(error)) {
-      throw new DomainError('conflict', 'Another change to the same time got in the way. Check /availability and retry.');
+  return bookingTransaction(em, async (tx) => {
+    if (options.idempotency) {
+      const stored = await claimIdempotencyKey(tx, options.idempotency, hash);
+      if (stored) return { booking: stored.body as Booking, replayed: true };
     }
-    throw error;
-  }
+    const booking = await moveBooking(tx, ownerId, input, options.now);
+    if (options.idempotency) await storeIdempotentResponse(tx, options.idempotency, { status: 200, body: booking });
+    return { booking, replayed: false };
+  }, options.deadline);
 }
 
 async function moveBooking(tx: EntityManager, ownerId: string, input: RescheduleInput, now: Date): Promise<Booking> {
@@ -96,6 +93,10 @@ async function moveBooking(tx: EntityManager, ownerId: string, input: Reschedule
   const start = Date.parse(input.start);
   if (start === toDate(locked.start_at).getTime() && durationMin === locked.duration_min) return current(tx, ownerId, input.id);
 
+  // The calendars of the old host and of every host the new time may take, before anything of them is touched,
+  // in the one order every booking uses (reserveSlot's own locks are then already held).
+  const hosts = await loadHosts(tx, eventType);
+  await lockHostCalendars(tx, [locked.host_id, ...hosts.map((host) => host.id)]);
   // Release the old time as a cancellation would, except that this booking stays active.
   await releaseBusyBlocks(tx, input.id);
   const released = await tx.execute<{ busy_block_id: string }[]>(
@@ -111,7 +112,10 @@ async function moveBooking(tx: EntityManager, ownerId: string, input: Reschedule
     );
   }
 
-  const reserved = await reserveSlot(tx, eventType, start, durationMin, now, locked.host_id);
+  const reserved = await reserveSlot(tx, eventType, start, durationMin, now, {
+    preferredHostId: locked.host_id,
+    calendarsLocked: true,
+  });
   // A no-show belonged to the old time; the moved meeting has not happened yet.
   await tx.execute(
     `update booking set start_at = ?, end_at = ?, duration_min = ?, host_id = ?, no_show = false, updated_at = ?
@@ -130,13 +134,4 @@ async function current(tx: EntityManager, ownerId: string, id: string): Promise<
   const row = await readBooking(tx, ownerId, id);
   if (!row) throw notFound('Booking');
   return toBookingDto(row);
-}
-
-/** PostgreSQL deadlock_detected (40P01): two moves into each other's old time; one of them is rolled back. */
-function isDeadlock(error: unknown): boolean {
-  for (let current = error, depth = 0; current && depth < 5; depth++) {
-    if (typeof current === 'object' && (current as { code?: unknown }).code === '40P01') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
 }

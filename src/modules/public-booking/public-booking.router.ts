@@ -35,6 +35,7 @@ export const publicBookingRouter = router({
         now: ctx.clock.now(),
         clientAddress: ctx.request.ip,
         idempotencyKey: readIdempotencyKey(ctx.request.headers),
+        deadline: ctx.request.deadline,
       });
       ctx.response.status = result.status;
       if (result.replayed) ctx.response.headers[REPLAYED_HEADER] = 'true';

@@ -86,11 +86,12 @@ export async function getPublicAvailability(
 export function bookPublicly(
   em: EntityManager,
   input: CreateBookingInput,
-  options: { now: Date; clientAddress: string; idempotencyKey?: string },
+  options: { now: Date; clientAddress: string; idempotencyKey?: string; deadline?: AbortSignal },
 ): Promise<CreateBookingResult> {
   return createBooking(em, input, {
     caller: { kind: 'public' },
     now: options.now,
+    deadline: options.deadline,
     idempotency:
       options.idempotencyKey === undefined ? undefined : { principal: `ip:${options.clientAddress}`, key: options.idempotencyKey },
   });

@@ -1,0 +1,63 @@
+/**
+ * Every timeout of the service, in one place; the README's "Timeouts" table explains each. They nest: the database
+ * limits end a request's work (rolling its transaction back) well before the request's own deadline, so a request
+ * ends with a clean answer and never with a commit that nobody is waiting for any more.
+ */
+
+export const HTTP_TIMEOUTS = {
+  /** Request headers must have arrived within this (Node's headersTimeout). */
+  headersMs: 10_000,
+  /** The whole request, body included, must have arrived within this (requestTimeout): drops slow-body clients. */
+  requestMs: 30_000,
+  /** How often Node enforces the two limits above; its default, 30 s, would let a slow client stay that much longer. */
+  checkIntervalMs: 1_000,
+  /** A request not answered this long after its body was read gets a 503 with Retry-After (src/http/request-deadline.ts). */
+  handlerMs: 15_000,
+  /** An idle keep-alive socket is closed after this: longer than the 60 s idle timeout of common load balancers. */
+  keepAliveMs: 65_000,
+  /** A socket on which nothing moves for this long is destroyed (Fastify's connectionTimeout). */
+  socketIdleMs: 75_000,
+} as const;
+
+export const DATABASE_TIMEOUTS = {
+  /** Waiting for a pooled connection, or opening one, longer than this is a 503 (pg connectionTimeoutMillis). */
+  acquireMs: 3_000,
+  /** The server cancels a statement that runs longer (statement_timeout): a 503. */
+  statementMs: 5_000,
+  /**
+   * The client gives up on a query the server has not answered by then (pg query_timeout) and destroys the
+   * connection: a frozen server cannot enforce statement_timeout. A 503.
+   */
+  queryMs: 6_000,
+  /** Waiting for a row or advisory lock longer than this fails (lock_timeout; bookings set their own, below). */
+  lockMs: 3_000,
+  /** The server ends a transaction left idle this long, so a stuck request cannot hold locks for good. */
+  idleInTransactionMs: 10_000,
+  /** An idle pooled connection is closed after this. */
+  poolIdleMs: 30_000,
+} as const;
+
+export const BOOKING_CONTENTION = {
+  /** A booking waits at most this long for its hosts' calendars (SET LOCAL lock_timeout); then 409. */
+  hostLockMs: 2_000,
+  /** Attempts of a booking transaction that ends in a deadlock or a serialization failure; then 409. */
+  attempts: 3,
+  /** Random pause before a retry, so the transactions that collided do not collide again in step. */
+  retryJitterMs: { min: 5, max: 40 },
+} as const;
+
+export type HttpTimeouts = { [Name in keyof typeof HTTP_TIMEOUTS]: number };
+
+/** Fastify's and Node's server options for the HTTP limits (the handler's is src/http/request-deadline.ts). */
+export function httpServerTimeouts(limits: HttpTimeouts) {
+  return {
+    connectionTimeout: limits.socketIdleMs,
+    keepAliveTimeout: limits.keepAliveMs,
+    requestTimeout: limits.requestMs,
+    http: {
+      headersTimeout: limits.headersMs,
+      requestTimeout: limits.requestMs,
+      connectionsCheckingInterval: limits.checkIntervalMs,
+    },
+  };
+}

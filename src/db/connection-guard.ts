@@ -1,0 +1,45 @@
+import pg from 'pg';
+
+/**
+ * A connection that fails must leave the pool, whatever its holder does next.
+ *
+ * Kysely (under MikroORM) hands a transaction's connection back to the pool only after a successful COMMIT or
+ * ROLLBACK; on a connection that died mid-transaction the ROLLBACK throws, MikroORM logs and swallows that, and
+ * the connection stays checked out for good. A few outages under load leaked the whole pool and hung the
+ * instance. Two guards close that at the pool, for every caller:
+ *
+ * - `DeadlineClient` ends its connection when a query goes unanswered past `query_timeout` (a frozen server):
+ *   pg itself only abandons the query, leaving the connection stuck behind an answer that may never come;
+ * - `releaseConnectionsThatEnd` returns a connection to the pool (which then discards it) the moment it ends
+ *   while checked out, and makes its holder's own later release a no-op.
+ */
+export class DeadlineClient extends pg.Client {
+  // pg's query() has a dozen overloads (promise, callback, submittable); this forwards them all unchanged.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  override query(...args: any[]): any {
+    const result: unknown = (super.query as (...forwarded: unknown[]) => unknown)(...args);
+    if (!(result instanceof Promise)) return result;
+    return result.catch((error: unknown) => {
+      if (error instanceof Error && error.message === QUERY_READ_TIMEOUT) void this.end();
+      throw error;
+    });
+  }
+}
+
+/** pg's error for a query unanswered past query_timeout (src/lib/unavailable.ts classifies it as a 503). */
+export const QUERY_READ_TIMEOUT = 'Query read timeout';
+
+export function releaseConnectionsThatEnd(pool: pg.Pool): void {
+  const checkedOut = new Set<pg.PoolClient>();
+  pool.on('acquire', (client) => checkedOut.add(client));
+  pool.on('release', (_error, client) => checkedOut.delete(client as pg.PoolClient));
+  pool.on('connect', (client) => {
+    client.once('end', () => {
+      const holder = client as pg.PoolClient;
+      if (!checkedOut.has(holder)) return;
+      const release = holder.release;
+      holder.release = () => undefined;
+      release(new Error('connection ended while checked out'));
+    });
+  });
+}

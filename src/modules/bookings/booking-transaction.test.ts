@@ -1,0 +1,99 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { describe, expect, it } from 'vitest';
+import { BOOKING_CONTENTION } from '../../config/timeouts.ts';
+import { DomainError } from '../../lib/errors.ts';
+import { bookingTransaction } from './booking-transaction.ts';
+
+/**
+ * How a booking transaction's failures end. Deadlocks no longer happen between bookings (they take turns on the
+ * hosts' calendar locks, see test/bookings/contention.test.ts), so the retry policy is checked here on its own:
+ * each attempt runs the work in a "transaction" that fails as told.
+ */
+
+const pgError = (code: string) => Object.assign(new Error(`SQLSTATE ${code}`), { code });
+/** As MikroORM wraps a driver error. */
+const wrapped = (code: string) => Object.assign(new Error('query failed'), { cause: pgError(code) });
+
+function run(failures: unknown[], deadline?: AbortSignal) {
+  let attempts = 0;
+  const statements: string[] = [];
+  const tx = {
+    execute: async (sql: string) => {
+      statements.push(sql);
+      return [];
+    },
+  };
+  const em = {
+    transactional: async <T>(work: (tx: EntityManager) => Promise<T>) => work(tx as unknown as EntityManager),
+  } as unknown as EntityManager;
+  const result = bookingTransaction(
+    em,
+    async () => {
+      const failure = failures[attempts++];
+      if (failure) throw failure;
+      return 'booked';
+    },
+    deadline,
+  );
+  return { result, attempts: () => attempts, statements };
+}
+
+async function conflictMessage(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(DomainError);
+  expect((error as DomainError).code).toBe('conflict');
+  return (error as DomainError).message;
+}
+
+describe('bookingTransaction', () => {
+  it('bounds its lock waits inside the transaction', async () => {
+    const { result, statements } = run([]);
+    expect(await result).toBe('booked');
+    expect(statements).toEqual([`set local lock_timeout = ${BOOKING_CONTENTION.hostLockMs}`]);
+  });
+
+  it.each([
+    ['a deadlock', '40P01'],
+    ['a serialization failure', '40001'],
+  ])('retries %s and succeeds when a later attempt does', async (_label, code) => {
+    const { result, attempts } = run([wrapped(code), pgError(code)]);
+    expect(await result).toBe('booked');
+    expect(attempts()).toBe(3);
+  });
+
+  it(`gives up after ${BOOKING_CONTENTION.attempts} attempts with a 409`, async () => {
+    const { result, attempts } = run(Array(10).fill(wrapped('40P01')));
+    expect(await conflictMessage(result)).toMatch(/got in the way.*retry/);
+    expect(attempts()).toBe(BOOKING_CONTENTION.attempts);
+  });
+
+  it('a calendar locked past the lock timeout is a 409 at once', async () => {
+    const { result, attempts } = run([wrapped('55P03')]);
+    expect(await conflictMessage(result)).toMatch(/in progress.*retry/);
+    expect(attempts()).toBe(1);
+  });
+
+  it('an overlap caught by the exclusion constraint is a 409 at once', async () => {
+    const { result, attempts } = run([wrapped('23P01')]);
+    expect(await conflictMessage(result)).toMatch(/just taken/);
+    expect(attempts()).toBe(1);
+  });
+
+  it('anything else goes through untouched and is not retried', async () => {
+    const outage = pgError('57P01');
+    const { result, attempts } = run([outage]);
+    await expect(result).rejects.toBe(outage);
+    expect(attempts()).toBe(1);
+  });
+
+  it('does not commit once the request deadline has passed', async () => {
+    const controller = new AbortController();
+    const reason = new Error('deadline');
+    controller.abort(reason);
+    const { result } = run([], controller.signal);
+    await expect(result).rejects.toBe(reason);
+  });
+});

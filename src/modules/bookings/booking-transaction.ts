@@ -1,0 +1,92 @@
+/**
+ * The transaction every write of busy time runs in (booking creation, the public booking page, rescheduling),
+ * and how its contention ends: in a 201/200 or a 409, quickly, never in a 500 or a stall.
+ *
+ * - Bookings of one host take turns: `lockHostCalendars` takes a transaction-scoped advisory lock per host, in
+ *   one fixed order (sorted host ids) for the multi-host kinds, BEFORE the slot check and the busy-block writes.
+ *   Without it, concurrent inserts of overlapping blocks wait on each other inside the exclusion constraint's
+ *   check and PostgreSQL breaks the cycle with a deadlock.
+ * - No wait is unbounded: the transaction waits for locks (the hosts' calendars, an Idempotency-Key in use) at
+ *   most `BOOKING_CONTENTION.hostLockMs`; a host that busy is a 409 (retry, or pick another time).
+ * - A deadlock or serialization failure that still happens is retried a few times with a little random delay,
+ *   then it is a 409.
+ * - A request whose deadline passed (it has been answered 503) rolls back instead of committing.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { BOOKING_CONTENTION } from '../../config/timeouts.ts';
+import { DomainError } from '../../lib/errors.ts';
+
+/** PostgreSQL deadlock_detected and serialization_failure: the transaction may simply be run again. */
+const RETRYABLE_SQLSTATES = new Set(['40P01', '40001']);
+const LOCK_NOT_AVAILABLE = '55P03';
+const EXCLUSION_VIOLATION = '23P01';
+
+export async function bookingTransaction<T>(
+  em: EntityManager,
+  work: (tx: EntityManager) => Promise<T>,
+  deadline?: AbortSignal,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await em.transactional(async (tx) => {
+        await tx.execute(`set local lock_timeout = ${BOOKING_CONTENTION.hostLockMs}`, [], 'run');
+        const result = await work(tx);
+        // The client was already told 503: roll back rather than book a slot nobody knows they have.
+        deadline?.throwIfAborted();
+        return result;
+      });
+    } catch (error) {
+      const code = sqlState(error);
+      if (code !== undefined && RETRYABLE_SQLSTATES.has(code) && attempt < BOOKING_CONTENTION.attempts) {
+        await pause(BOOKING_CONTENTION.retryJitterMs);
+        continue;
+      }
+      throw contentionError(code) ?? error;
+    }
+  }
+}
+
+/** The 409 a lost race ends in, or undefined when the error is not about contention. */
+function contentionError(code: string | undefined): DomainError | undefined {
+  if (code === EXCLUSION_VIOLATION) return slotTaken();
+  if (code === LOCK_NOT_AVAILABLE) {
+    return new DomainError(
+      'conflict',
+      'Other bookings of the same calendar (or with the same Idempotency-Key) are in progress. Check /availability and retry.',
+    );
+  }
+  if (code !== undefined && RETRYABLE_SQLSTATES.has(code)) {
+    return new DomainError('conflict', 'Another change to the same time got in the way. Check /availability and retry.');
+  }
+  return undefined;
+}
+
+/** Serialises the busy-time writes of these hosts with every other transaction's, in one order (no deadlock). */
+export async function lockHostCalendars(tx: EntityManager, hostIds: readonly string[]): Promise<void> {
+  for (const hostId of [...new Set(hostIds)].sort()) {
+    await tx.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`host-calendar:${hostId}`]);
+  }
+}
+
+export function slotTaken(): DomainError {
+  return new DomainError('conflict', 'That slot was just taken. Pick another slot from /availability.');
+}
+
+/** PostgreSQL exclusion_violation (23P01), wherever the driver or the ORM put it in the cause chain. */
+export function isExclusionViolation(error: unknown): boolean {
+  return sqlState(error) === EXCLUSION_VIOLATION;
+}
+
+/** The SQLSTATE of a PostgreSQL error, wherever the driver or the ORM put it in the cause chain. */
+function sqlState(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    const code = typeof current === 'object' ? (current as { code?: unknown }).code : undefined;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function pause({ min, max }: { min: number; max: number }): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, min + Math.random() * (max - min)));
+}
