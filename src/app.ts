@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { AppServices } from './api/context.ts';
-import { type CounterStore, createRateLimiter } from './api/rate-limit.ts';
+import { type CounterStore, createRateLimiter, REDIS_COUNTER_TIMEOUT_MS } from './api/rate-limit.ts';
 import { type Env, trustProxySetting } from './config/env.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { registerRest, registerTrpc } from './http/api-mounts.ts';
@@ -90,7 +90,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await fastify.register(fastifyCookie);
   await fastify.register(fastifyFormbody);
   registerErrorResponses(fastify);
-  registerHealth(fastify, orm);
+  registerHealth(fastify, orm, counterStore.store);
   await registerDocs(fastify, env.SITE_URL);
   await registerTrpc(fastify, services, orm);
   await registerRest(fastify, services, orm);
@@ -110,9 +110,18 @@ export async function buildApp(options: AppOptions): Promise<App> {
 function createCounterStore(env: Env, databaseUrl: string): { store: CounterStore; close(): Promise<void> } {
   if (env.REDIS_URL) {
     const client = new Redis(env.REDIS_URL, {
+      commandTimeout: REDIS_COUNTER_TIMEOUT_MS,
+      // Requests never wait for a connection (no offline queue: they count in memory meanwhile), so this only
+      // decides when a silent host is tried again; tens of ms would fail at boot, while building the app keeps
+      // the event loop busy past the timer.
+      connectTimeout: 1000,
+      // A connection that stops answering is dropped, so that the next requests fail fast (and count in memory)
+      // while it reconnects, instead of each waiting out the command timeout on a frozen server.
+      socketTimeout: 500,
       enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-      connectTimeout: 2000,
+      // A late increment is worse than none: the request has already been counted in memory.
+      maxRetriesPerRequest: 0,
+      autoResendUnfulfilledCommands: false,
       lazyConnect: false,
     });
     client.on('error', () => {
