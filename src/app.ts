@@ -10,6 +10,7 @@ import { type Env, trustProxySetting } from './config/env.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { registerRest, registerTrpc } from './http/api-mounts.ts';
 import { registerDocs } from './http/docs.ts';
+import { registerDraining } from './http/draining.ts';
 import { registerErrorResponses } from './http/error-responses.ts';
 import { registerHealth } from './http/health.ts';
 import { registerWebApp } from './http/web-app.ts';
@@ -42,6 +43,7 @@ export interface App {
 export async function buildApp(options: AppOptions): Promise<App> {
   const { env, orm } = options;
   const fastify = Fastify({
+    return503OnClosing: false, // registerDraining answers instead, in the API's error shape
     logger:
       options.logger === false
         ? false
@@ -90,6 +92,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await fastify.register(fastifyCookie);
   await fastify.register(fastifyFormbody);
   registerErrorResponses(fastify);
+  registerDraining(fastify);
   registerHealth(fastify, orm, counterStore.store);
   await registerDocs(fastify, env.SITE_URL);
   await registerTrpc(fastify, services, orm);
