@@ -7,8 +7,8 @@
  * instances, round robin, like a load balancer (one that stops sending to an instance that refuses connections).
  * Scenarios, one after the other, each with fresh hosts:
  *
- *   storm            400 concurrent bookings on 8 hosts: 10 for each of 5 back-to-back slots per host (exactly
- *                    40 can succeed)
+ *   storm            1,000 concurrent bookings on 4 hosts: 50 for each of 5 back-to-back slots per host (exactly
+ *                    20 can succeed)
  *   connection cut   steady booking load; pg_terminate_backend of every connection to the database
  *   restart          steady load; the PostgreSQL server stops (fast shutdown) for 3 s and starts again
  *   crash            steady load; the postmaster is killed (SIGKILL) for 3 s, then started (crash recovery)
@@ -37,7 +37,12 @@ import { type HttpOutcome, httpRequest, type ServiceProcess, startService } from
 
 const DATABASE = 'chaos';
 const CLIENT_TIMEOUT_MS = 15_000;
-const STEADY_WORKERS = 16;
+/** Concurrent bookings during the faults: the issue saw pools leak with 20–60 in flight when PostgreSQL went away. */
+const STEADY_WORKERS = 40;
+/** The storm: this many hosts, each with this many concurrent requests spread over this many back-to-back slots. */
+const STORM_HOSTS = 4;
+const STORM_REQUESTS_PER_HOST = 250;
+const STORM_SLOTS_PER_HOST = 5;
 /** A client that got a 503 or lost its connection waits this long before its next request (not the whole Retry-After). */
 const BACKOFF_MS = 100;
 const WHOLE_RUN_LIMIT_MS = 6 * 60_000;
@@ -125,14 +130,25 @@ class Chaos {
     rmSync(this.root, { recursive: true, force: true });
   }
 
-  private async startInstance(name: string): Promise<void> {
+  private async startInstance(name: string): Promise<Instance> {
     const service = await startService({
       DATABASE_URL: this.url,
       REDIS_URL: this.redisUrl,
       LOG_LEVEL: 'warn',
       PGAPPNAME: `chaos-${name}`,
     });
-    this.instances.push({ name, service, agent: new http.Agent({ keepAlive: true, maxSockets: 256 }), inRotation: true });
+    const instance = { name, service, agent: new http.Agent({ keepAlive: true, maxSockets: 256 }), inRotation: true };
+    this.instances.push(instance);
+    return instance;
+  }
+
+  /** What an orchestrator does to an instance that fails its probes: replace it, so the next scenario starts whole. */
+  async replace(instance: Instance): Promise<void> {
+    instance.service.kill();
+    instance.agent.destroy();
+    this.instances.splice(this.instances.indexOf(instance), 1);
+    await this.startInstance(instance.name);
+    this.instances.sort((x, y) => x.name.localeCompare(y.name));
   }
 
   private async startRedis(): Promise<void> {
@@ -230,36 +246,48 @@ class Chaos {
     };
   }
 
-  /** Each live instance: 20 concurrent requests that need the database, and its connections as PostgreSQL sees them. */
+  /**
+   * Each live instance 1 s after the load: 20 concurrent requests that need a pooled connection, and its
+   * connections as PostgreSQL sees them. An instance that does not answer them all is hung: it is replaced.
+   */
   async poolState(): Promise<string> {
     await sleep(1000);
+    const probes = new Map<Instance, { ok: number; ms: number }>();
+    for (const instance of this.instances) {
+      if (instance.inRotation && !(await hasExited(instance.service))) probes.set(instance, await this.probe(instance));
+    }
     const connections = await this.admin<{ app: string; state: string; n: number }>(
       `select application_name as app, coalesce(state, '?') as state, count(*)::int as n from pg_stat_activity
         where datname = $1 and application_name like 'chaos-%' group by 1, 2`,
       [DATABASE],
     );
     const parts = [];
-    for (const instance of this.instances) {
-      const exit = await Promise.race([instance.service.exited, sleep(0).then(() => undefined)]);
-      if (exit) {
-        parts.push(`${instance.name} exited ${exit.code ?? exit.signal}`);
+    for (const instance of [...this.instances]) {
+      const probe = probes.get(instance);
+      if (!probe) {
+        // Out of rotation: it refused a connection because it is stopping.
+        const exit = await Promise.race([instance.service.exited, sleep(20_000).then(() => undefined)]);
+        parts.push(`${instance.name} ${exit ? `exited ${exit.code ?? exit.signal}` : 'still running 20 s after leaving rotation'}`);
         continue;
       }
-      const probe = await this.probe(instance);
       const mine = connections.filter((row) => row.app === `chaos-${instance.name}`);
       const summary = mine.map((row) => `${row.n} ${row.state}`).join(', ') || 'no connections';
-      parts.push(`${instance.name} ${probe} (${summary})`);
+      const hung = probe.ok < 20;
+      parts.push(`${instance.name}${hung ? ' **hung**' : ''} ${probe.ok}/20 in ${probe.ms} ms (${summary})`);
+      if (hung) await this.replace(instance);
     }
     return parts.join(' · ');
   }
 
-  private async probe(instance: Instance): Promise<string> {
+  private async probe(instance: Instance): Promise<{ ok: number; ms: number }> {
     const started = performance.now();
     const outcomes = await Promise.all(
       Array.from({ length: 20 }, () => httpRequest(instance.service.port, { path: '/healthz', timeoutMs: 5000 })),
     );
-    const ok = outcomes.filter((outcome) => outcome.status === 200).length;
-    return `${ok}/20 ok in ${Math.round(performance.now() - started)} ms`;
+    return {
+      ok: outcomes.filter((outcome) => outcome.status === 200).length,
+      ms: Math.round(performance.now() - started),
+    };
   }
 
   async readiness(instance: Instance): Promise<string> {
@@ -340,6 +368,10 @@ function classify(outcome: HttpOutcome): Outcome {
   return 'reset';
 }
 
+async function hasExited(service: ServiceProcess): Promise<boolean> {
+  return (await Promise.race([service.exited.then(() => true), sleep(0).then(() => false)])) === true;
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -400,24 +432,27 @@ async function faultUnderLoad(
 }
 
 async function storm(chaos: Chaos): Promise<Row> {
-  const hosts = await chaos.createHosts(8);
+  const hosts = await chaos.createHosts(STORM_HOSTS);
   const first = firstSlot();
   const startedAt = Date.now();
-  // Each host's 5 slots are back to back, so every booking of a host races the others on its busy time.
-  const requests = hosts.flatMap((host) => Array.from({ length: 50 }, (_, i) => ({ host, start: first + (i % 5) * SLOT_MS })));
+  // Each host's slots are back to back, so every booking of a host races the others on its busy time.
+  const requests = hosts.flatMap((host) =>
+    Array.from({ length: STORM_REQUESTS_PER_HOST }, (_, i) => ({ host, start: first + (i % STORM_SLOTS_PER_HOST) * SLOT_MS })),
+  );
+  const bookable = STORM_HOSTS * STORM_SLOTS_PER_HOST;
   const samples = await Promise.all(
     requests.map((request, i) => chaos.book(chaos.instances[i % chaos.instances.length]!, request.host, request.start)),
   );
   const { lost, phantom, overlaps } = await chaos.reconcile(hosts, samples);
   const created = samples.filter((sample) => sample.outcome === 201).length;
   return {
-    scenario: 'storm: 400 concurrent bookings on 8 hosts',
+    scenario: `storm: ${requests.length} concurrent bookings, ${bookable} bookable`,
     samples,
     lost,
     phantom,
     after: await chaos.poolState(),
     notes: [
-      ...(created !== 40 ? [`${created} bookings created where exactly 40 fit`] : []),
+      ...(created !== bookable ? [`${created} bookings created where exactly ${bookable} fit`] : []),
       ...(overlaps ? [`${overlaps} overlapping bookings`] : []),
       ...chaos.serverErrors(startedAt),
     ],
@@ -427,7 +462,7 @@ async function storm(chaos: Chaos): Promise<Row> {
 async function frozenRedis(chaos: Chaos): Promise<Row> {
   const readiness = () => Promise.all(chaos.instances.map((instance) => chaos.readiness(instance)));
   let degradedSeen = 0;
-  let readyAgainS = 0;
+  let readyAgainS: number | 'never' = 'never';
   const row = await faultUnderLoad(
     chaos,
     'frozen Redis: SIGSTOP for 5 s',
@@ -440,8 +475,11 @@ async function frozenRedis(chaos: Chaos): Promise<Row> {
       }
       chaos.freezeRedis(false);
       const thawedAt = performance.now();
-      await until(async () => (await readiness()).every((state) => state === 'ready'), 'both instances to be ready');
-      readyAgainS = (performance.now() - thawedAt) / 1000;
+      const ready = await until(async () => (await readiness()).every((state) => state === 'ready'), 'both instances to be ready', 10_000).then(
+        () => true,
+        () => false,
+      );
+      readyAgainS = ready ? (performance.now() - thawedAt) / 1000 : 'never';
     },
     { measureRecovery: false },
   );
@@ -453,19 +491,25 @@ async function frozenRedis(chaos: Chaos): Promise<Row> {
 async function sigterm(chaos: Chaos): Promise<Row> {
   const [a] = chaos.instances;
   let exitAfterS: Promise<number> | undefined;
+  let signalledEpoch = 0;
   const row = await faultUnderLoad(
     chaos,
     'SIGTERM to instance A under load',
     async () => {
       const signalledAt = performance.now();
+      signalledEpoch = Date.now();
       exitAfterS = a!.service.exited.then(() => (performance.now() - signalledAt) / 1000);
       a!.service.signal('SIGTERM');
     },
     { measureRecovery: false },
   );
   const exit = await Promise.race([a!.service.exited, sleep(20_000).then(() => undefined)]);
+  const warnings = a!.service.log
+    .filter((line) => typeof line.level === 'number' && line.level >= 40 && Number(line.time) >= signalledEpoch)
+    .map((line) => String(line.msg));
   row.notes.unshift(
     exit ? `A exited with code ${exit.code ?? exit.signal} ${(await exitAfterS!).toFixed(2)} s after the signal` : 'A had not exited 20 s after SIGTERM',
+    ...new Set(warnings),
   );
   return row;
 }
@@ -552,7 +596,16 @@ async function main(): Promise<void> {
     ];
     for (const [name, run] of scenarios) {
       console.error(`chaos: ${name}`);
-      rows.push(await run());
+      rows.push(
+        await run().catch((error: unknown) => ({
+          scenario: name,
+          samples: [],
+          lost: 0,
+          phantom: 0,
+          after: '',
+          notes: [`the scenario itself failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`],
+        })),
+      );
     }
   } finally {
     printTable(rows);

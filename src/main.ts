@@ -26,6 +26,8 @@ async function shutdown(signal: NodeJS.Signals): Promise<void> {
   // A terminal's Ctrl-C reaches both npm and this process, and npm forwards it again: one stop is enough.
   if (stopping) return;
   stopping = true;
+  // Should the event loop run dry while a close hangs on a promise alone, the process must not exit 0 unnoticed.
+  process.exitCode = 1;
   log.info({ signal }, 'stopping: no new connections; finishing the requests in flight');
   let clean = true;
   const drainDeadline = setTimeout(() => {
@@ -36,7 +38,7 @@ async function shutdown(signal: NodeJS.Signals): Promise<void> {
   setTimeout(() => {
     log.error(`could not close the pools within ${CLOSE_TIMEOUT_MS} ms of the drain; exiting`);
     process.exit(1);
-  }, DRAIN_TIMEOUT_MS + CLOSE_TIMEOUT_MS).unref();
+  }, DRAIN_TIMEOUT_MS + CLOSE_TIMEOUT_MS);
 
   clean = (await closed('the HTTP server and the counter store', () => app.close())) && clean;
   clearTimeout(drainDeadline);

@@ -230,6 +230,41 @@ describe('SIGTERM with bookings in flight (DATABASE_URL set)', () => {
   });
 });
 
+describe('SIGTERM with a request that does not finish in time', () => {
+  let database: TestDatabase;
+  let service: ServiceProcess | undefined;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterEach(() => service?.kill());
+  afterAll(() => database.drop());
+
+  it('cuts its connection after the 10 s drain bound and exits 1', async () => {
+    const orm = await initOrm(database.url, { poolMax: 1 });
+    const host = await createHost(orm.em.fork());
+    await orm.close();
+    service = await startService({ DATABASE_URL: database.url });
+    const lock = await lockBookings(database.url);
+    let outcome: HttpOutcome;
+    const signalledAt = Date.now();
+    try {
+      const pending = book(service, host);
+      await untilInFlight(service, database.url, 1);
+      service.signal('SIGTERM');
+      outcome = await pending;
+    } finally {
+      await lock.release();
+    }
+    const cutAfter = Date.now() - signalledAt;
+    expect(outcome).toEqual({ status: 'error', error: 'ECONNRESET' });
+    expect(cutAfter).toBeGreaterThanOrEqual(10_000);
+    expect(cutAfter).toBeLessThan(10_000 + EXIT_WITHIN_MS);
+    expect(await exitWithin(service, EXIT_WITHIN_MS)).toEqual({ code: 1, signal: null });
+    expect(service.log.some((line) => String(line.msg).startsWith('requests still running after 10000 ms'))).toBe(true);
+  }, 60_000);
+});
+
 describe('SIGTERM with a booking in flight (embedded PostgreSQL, DATABASE_URL unset)', () => {
   let dataDir: string;
   let service: ServiceProcess | undefined;
