@@ -121,7 +121,7 @@ function createCounterStore(env: Env, databaseUrl: string): { store: CounterStor
       // A connection that stops answering is dropped, so that the next requests fail fast (and count in memory)
       // while it reconnects, instead of each waiting out the command timeout on a frozen server.
       socketTimeout: 500,
-      // Reconnect at least every half second (ioredis backs off to 2 s), so that a thawed Redis counts again soon.
+      // Reconnect at least every half second (ioredis backs off to 5 s), so that a thawed Redis counts again soon.
       retryStrategy: (attempt: number) => Math.min(attempt * 50, 500),
       enableOfflineQueue: false,
       // A late increment is worse than none: the request has already been counted in memory.

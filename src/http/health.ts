@@ -3,8 +3,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { type CounterStore, probeCounterStore } from '../api/rate-limit.ts';
 
 const HEALTH_TIMEOUT_MS = 2000;
-/** A database that takes longer than this for `select 1` cannot serve the API's requests in time either. */
-const READINESS_DATABASE_TIMEOUT_MS = 1000;
+/** A database or counter store that takes longer than this for a trivial query cannot serve the API in time either. */
+const READINESS_TIMEOUT_MS = 1000;
 
 /**
  * Liveness (`/healthz`, the operator contract: 200 once the database answers, 503 otherwise) and readiness
@@ -28,8 +28,8 @@ export function registerHealth(app: FastifyInstance, orm: MikroORM, counterStore
 
   app.get('/readyz', async (request, reply) => {
     const [database, store] = await Promise.allSettled([
-      pingDatabase(READINESS_DATABASE_TIMEOUT_MS),
-      withTimeout(probeCounterStore(counterStore), READINESS_DATABASE_TIMEOUT_MS),
+      pingDatabase(READINESS_TIMEOUT_MS),
+      withTimeout(probeCounterStore(counterStore), READINESS_TIMEOUT_MS),
     ]);
     if (database.status === 'rejected') request.log.warn({ err: database.reason }, 'readiness: database did not answer');
     if (store.status === 'rejected') request.log.warn({ err: store.reason }, 'readiness: counter store did not answer');
