@@ -2,9 +2,7 @@ import { buildApp } from './app.ts';
 import { loadEnv } from './config/env.ts';
 import { migrate, openDatabase } from './db/orm.ts';
 
-/** How long requests in flight may take to finish after SIGTERM/SIGINT before their connections are cut. */
-const DRAIN_TIMEOUT_MS = 10_000;
-/** Then how long closing the pools and the embedded database may take before the process exits anyway. */
+/** After the drain (DRAIN_TIMEOUT_MS), how long closing the pools and the embedded database may take before the process exits anyway. */
 const CLOSE_TIMEOUT_MS = 5_000;
 
 const env = loadEnv();
@@ -32,13 +30,13 @@ async function shutdown(signal: NodeJS.Signals): Promise<void> {
   let clean = true;
   const drainDeadline = setTimeout(() => {
     clean = false;
-    log.warn(`requests still running after ${DRAIN_TIMEOUT_MS} ms; closing their connections`);
+    log.warn(`requests still running after ${env.DRAIN_TIMEOUT_MS} ms; closing their connections`);
     app.fastify.server.closeAllConnections();
-  }, DRAIN_TIMEOUT_MS);
+  }, env.DRAIN_TIMEOUT_MS);
   setTimeout(() => {
     log.error(`could not close the pools within ${CLOSE_TIMEOUT_MS} ms of the drain; exiting`);
     process.exit(1);
-  }, DRAIN_TIMEOUT_MS + CLOSE_TIMEOUT_MS);
+  }, env.DRAIN_TIMEOUT_MS + CLOSE_TIMEOUT_MS);
 
   clean = (await closed('the HTTP server and the counter store', () => app.close())) && clean;
   clearTimeout(drainDeadline);
