@@ -5,12 +5,13 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { AppServices } from './api/context.ts';
-import { type CounterStore, createFailureThrottle, createRateLimiter } from './api/rate-limit.ts';
+import { type CounterStore, createFailureThrottle, createRateLimiter, REDIS_COUNTER_TIMEOUT_MS } from './api/rate-limit.ts';
 import { type Env, trustProxySetting } from './config/env.ts';
 import { HTTP_TIMEOUTS, type HttpTimeouts, httpServerTimeouts } from './config/timeouts.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { REST_BASE_PATH, registerRest, registerTrpc, TRPC_BASE_PATH } from './http/api-mounts.ts';
 import { registerDocs } from './http/docs.ts';
+import { registerDraining } from './http/draining.ts';
 import { answerClientError, answerFrameworkError, registerErrorResponses } from './http/error-responses.ts';
 import { registerHealth } from './http/health.ts';
 import { registerJsonBodyParser, registerTextGuard } from './http/input-guard.ts';
@@ -54,6 +55,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const { env, orm } = options;
   const timeouts: HttpTimeouts = { ...HTTP_TIMEOUTS, ...options.httpTimeouts };
   const fastify = Fastify({
+    return503OnClosing: false, // registerDraining answers instead, in the API's error shape
     logger:
       options.logger === false && !options.logStream
         ? false
@@ -113,10 +115,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await fastify.register(fastifyCookie);
   await fastify.register(fastifyFormbody);
   registerErrorResponses(fastify);
+  registerDraining(fastify);
   registerJsonBodyParser(fastify);
   registerTextGuard(fastify, [REST_BASE_PATH, TRPC_BASE_PATH]);
   registerRequestDeadline(fastify, timeouts.handlerMs);
-  registerHealth(fastify, orm);
+  registerHealth(fastify, orm, counterStore.store);
   await registerDocs(fastify, env.SITE_URL);
   await registerTrpc(fastify, services, orm);
   await registerRest(fastify, services, orm);
@@ -136,9 +139,20 @@ export async function buildApp(options: AppOptions): Promise<App> {
 function createCounterStore(env: Env, databaseUrl: string): { store: CounterStore; close(): Promise<void> } {
   if (env.REDIS_URL) {
     const client = new Redis(env.REDIS_URL, {
+      commandTimeout: REDIS_COUNTER_TIMEOUT_MS,
+      // Requests never wait for a connection (no offline queue: they count in memory meanwhile), so this only
+      // decides when a silent host is tried again; tens of ms would fail at boot, while building the app keeps
+      // the event loop busy past the timer.
+      connectTimeout: 1000,
+      // A connection that stops answering is dropped, so that the next requests fail fast (and count in memory)
+      // while it reconnects, instead of each waiting out the command timeout on a frozen server.
+      socketTimeout: 500,
+      // Reconnect at least every half second (ioredis backs off to 5 s), so that a thawed Redis counts again soon.
+      retryStrategy: (attempt: number) => Math.min(attempt * 50, 500),
       enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-      connectTimeout: 2000,
+      // A late increment is worse than none: the request has already been counted in memory.
+      maxRetriesPerRequest: 0,
+      autoResendUnfulfilledCommands: false,
       lazyConnect: false,
     });
     client.on('error', () => {

@@ -2,6 +2,9 @@ import { buildApp } from './app.ts';
 import { loadEnv } from './config/env.ts';
 import { migrate, openDatabase } from './db/orm.ts';
 
+/** After the drain (DRAIN_TIMEOUT_MS), how long closing the pools and the embedded database may take before the process exits anyway. */
+const CLOSE_TIMEOUT_MS = 5_000;
+
 const env = loadEnv();
 const database = await openDatabase(env, (line) => console.error(line));
 await migrate(database.orm);
@@ -9,14 +12,48 @@ const app = await buildApp({ env, orm: database.orm, databaseUrl: database.url }
 await app.fastify.listen({ port: env.PORT, host: env.HOST });
 console.log(`Scheduling API listening on ${env.SITE_URL} (bound to ${env.HOST}:${env.PORT})`);
 
+const log = app.fastify.log;
 let stopping = false;
-async function shutdown(signal: string): Promise<void> {
+
+/**
+ * Stops accepting connections, lets the requests in flight finish (bounded), closes the HTTP server, the counter
+ * store and the database pool, and stops an embedded database last: exit 0 when every request got its answer,
+ * 1 when some had to be cut or something could not be closed in time.
+ */
+async function shutdown(signal: NodeJS.Signals): Promise<void> {
+  // A terminal's Ctrl-C reaches both npm and this process, and npm forwards it again: one stop is enough.
   if (stopping) return;
   stopping = true;
-  app.fastify.log.info({ signal }, 'shutting down');
-  await app.close();
-  await database.close();
-  process.exit(0);
+  // Should the event loop run dry while a close hangs on a promise alone, the process must not exit 0 unnoticed.
+  process.exitCode = 1;
+  log.info({ signal }, 'stopping: no new connections; finishing the requests in flight');
+  let clean = true;
+  const drainDeadline = setTimeout(() => {
+    clean = false;
+    log.warn(`requests still running after ${env.DRAIN_TIMEOUT_MS} ms; closing their connections`);
+    app.fastify.server.closeAllConnections();
+  }, env.DRAIN_TIMEOUT_MS);
+  setTimeout(() => {
+    log.error(`could not close the pools within ${CLOSE_TIMEOUT_MS} ms of the drain; exiting`);
+    process.exit(1);
+  }, env.DRAIN_TIMEOUT_MS + CLOSE_TIMEOUT_MS);
+
+  clean = (await closed('the HTTP server and the counter store', () => app.close())) && clean;
+  clearTimeout(drainDeadline);
+  clean = (await closed('the database', () => database.close())) && clean;
+  log.info({ clean }, 'stopped');
+  process.exit(clean ? 0 : 1);
 }
-process.once('SIGINT', () => void shutdown('SIGINT'));
-process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+async function closed(what: string, close: () => Promise<void>): Promise<boolean> {
+  try {
+    await close();
+    return true;
+  } catch (error) {
+    log.error({ err: error }, `closing ${what} failed`);
+    return false;
+  }
+}
+
+process.on('SIGINT', (signal) => void shutdown(signal));
+process.on('SIGTERM', (signal) => void shutdown(signal));

@@ -25,6 +25,18 @@ export interface RateLimiter {
 
 export type CounterStore = { kind: 'postgres'; pool: Pool } | { kind: 'redis'; client: Redis };
 
+/**
+ * How long a request waits for its Redis counter before it is counted in process memory instead. A counter
+ * is worth tens of milliseconds at most: a Redis that stops answering must not stall the API behind it.
+ */
+export const REDIS_COUNTER_TIMEOUT_MS = 50;
+
+/** Resolves when the counter store answers; rejects when it cannot (the limiter then counts in memory). */
+export async function probeCounterStore(store: CounterStore): Promise<void> {
+  if (store.kind === 'redis') await store.client.ping();
+  else await store.pool.query('select 1');
+}
+
 interface LimiterOptions {
   keyPrefix: string;
   points: number;

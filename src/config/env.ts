@@ -11,6 +11,8 @@ const envSchema = z.object({
   /** Which proxies' X-Forwarded-For to believe: unset = none (a client could otherwise spoof its address). */
   TRUST_PROXY: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** After SIGTERM/SIGINT, how long requests in flight may take to finish before their connections are cut. */
+  DRAIN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
 });
 
 export type Env = z.infer<typeof envSchema> & { SITE_URL: string };

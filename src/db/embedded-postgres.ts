@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { EventEmitter } from 'node:events';
@@ -57,7 +58,17 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
     await server.initialise();
   }
   await server.start();
-  return { url, stop: () => server.stop() };
+  return { url, stop: () => stopUnlessExited(server) };
+}
+
+/**
+ * The package's stop() waits for an exit event that never comes when the server has already exited, e.g. when a
+ * terminal's Ctrl-C reached it directly (it is in the same process group) while the service was still draining.
+ */
+async function stopUnlessExited(server: EmbeddedPostgresClass): Promise<void> {
+  const child = (server as unknown as { process?: ChildProcess }).process;
+  if (child && (child.exitCode !== null || child.signalCode !== null)) return;
+  await server.stop();
 }
 
 /**

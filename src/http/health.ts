@@ -1,20 +1,48 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { type CounterStore, probeCounterStore } from '../api/rate-limit.ts';
 
 const HEALTH_TIMEOUT_MS = 2000;
+/** A database or counter store that takes longer than this for a trivial query cannot serve the API in time either. */
+const READINESS_TIMEOUT_MS = 1000;
 
-/** 200 once the database answers, 503 otherwise: what a load balancer needs to route around a bad instance. */
-export function registerHealth(app: FastifyInstance, orm: MikroORM): void {
+/**
+ * Liveness (`/healthz`, the operator contract: 200 once the database answers, 503 otherwise) and readiness
+ * (`/readyz`: whether this instance should get traffic now). Readiness is 503 only when the database does not
+ * answer in time; a counter store that does not answer is reported as `degraded` with 200, because the rate
+ * limiter then counts in process memory (fail open): taking every instance out of rotation because the shared
+ * Redis froze would turn a limiter outage into a whole outage.
+ */
+export function registerHealth(app: FastifyInstance, orm: MikroORM, counterStore: CounterStore): void {
+  const pingDatabase = (timeoutMs: number) => withTimeout(orm.em.getConnection().execute('select 1'), timeoutMs);
+
   app.get('/healthz', async (request, reply) => {
     try {
-      await withTimeout(orm.em.getConnection().execute('select 1'), HEALTH_TIMEOUT_MS);
-      return reply.header('Cache-Control', 'no-store').send({ status: 'ok' });
+      await pingDatabase(HEALTH_TIMEOUT_MS);
+      return noStore(reply).send({ status: 'ok' });
     } catch (error) {
       request.log.warn({ err: error }, 'health check failed');
-      return reply.code(503).header('Cache-Control', 'no-store').send({ status: 'unavailable' });
+      return noStore(reply).code(503).send({ status: 'unavailable' });
     }
   });
+
+  app.get('/readyz', async (request, reply) => {
+    const [database, store] = await Promise.allSettled([
+      pingDatabase(READINESS_TIMEOUT_MS),
+      withTimeout(probeCounterStore(counterStore), READINESS_TIMEOUT_MS),
+    ]);
+    if (database.status === 'rejected') request.log.warn({ err: database.reason }, 'readiness: database did not answer');
+    if (store.status === 'rejected') request.log.warn({ err: store.reason }, 'readiness: counter store did not answer');
+    const checks = {
+      database: database.status === 'fulfilled' ? 'ok' : 'unavailable',
+      counterStore: store.status === 'fulfilled' ? 'ok' : 'degraded',
+    } as const;
+    if (checks.database !== 'ok') return noStore(reply).code(503).send({ status: 'unavailable', ...checks });
+    return noStore(reply).send({ status: checks.counterStore === 'ok' ? 'ready' : 'degraded', ...checks });
+  });
 }
+
+const noStore = (reply: FastifyReply) => reply.header('Cache-Control', 'no-store');
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

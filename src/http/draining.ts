@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import { sendError } from './error-responses.ts';
+
+/**
+ * While the server stops (`fastify.close()`: no new connections, requests in flight finish), a request that
+ * still arrives on an open keep-alive connection gets the API's own 503 with Retry-After (Fastify's built-in
+ * answer is switched off with `return503OnClosing: false`), and every response sent meanwhile closes its
+ * connection: an idle keep-alive connection would otherwise hold the stop up until its keep-alive timeout.
+ */
+export function registerDraining(app: FastifyInstance): void {
+  let draining = false;
+  app.addHook('preClose', async () => {
+    draining = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!draining) return;
+    reply.header('Retry-After', '1');
+    return sendError(reply, 'unavailable', 'This instance is shutting down. Retry shortly.');
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (draining) reply.header('Connection', 'close');
+    return payload;
+  });
+}

@@ -1,0 +1,328 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.ts';
+import { initOrm, type Orm } from '../../src/db/orm.ts';
+import { createEventType, invitee, setSchedule } from '../bookings/fixtures.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/app.ts';
+import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
+import { type Exit, httpRequest, type HttpOutcome, type ServiceProcess, startService } from '../helpers/service-process.ts';
+
+/**
+ * SIGTERM with requests in flight, against the service as operators run it (`npm start` in a child process):
+ * it stops accepting connections, every request in flight gets its answer, a request that still arrives on an
+ * open connection gets a clean 503, every 201 is in the database and every booking in the database got its 201,
+ * and the process exits 0 soon after its last request, with an embedded database stopped last.
+ *
+ * The bookings are held in flight for as long as the test wants by a lock on busy_block that the test takes
+ * before firing them (a booking inserts its busy block, so it waits for the lock inside its transaction).
+ */
+
+const IN_FLIGHT = 20;
+/** From the last answer to the process's exit, on this shared and busy machine (it is a few ms when idle). */
+const EXIT_WITHIN_MS = 5000;
+const ALL_DAY = [{ start: '00:00', end: '24:00' }];
+const EVERY_DAY = Object.fromEntries(
+  ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => [day, ALL_DAY]),
+);
+
+interface Host {
+  user: TestUser;
+  eventTypeId: string;
+}
+
+/** A host bookable around the clock, so that a booking the day after tomorrow is always offered. */
+async function createHost(em: EntityManager): Promise<Host> {
+  const user = await createUserWithToken(em, { timezone: 'UTC' });
+  await setSchedule(em, user.id, EVERY_DAY);
+  return { user, eventTypeId: await createEventType(em, user.id) };
+}
+
+const slotStart = () => {
+  const start = new Date();
+  start.setUTCDate(start.getUTCDate() + 2);
+  start.setUTCHours(10, 0, 0, 0);
+  return start.toISOString();
+};
+
+const bookingRequest = (host: Host) => ({
+  method: 'POST',
+  path: '/api/v2/bookings',
+  headers: Object.fromEntries([bearer(host.user.token)]),
+  body: { eventTypeId: host.eventTypeId, start: slotStart(), durationMin: 30, invitee: invitee() },
+});
+
+const book = (service: ServiceProcess, host: Host, agent?: http.Agent) =>
+  httpRequest(service.port, { ...bookingRequest(host), agent });
+
+/** Holds every booking of the database at its busy-block insert until released. */
+async function lockBookings(url: string): Promise<{ release(): Promise<void> }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query('begin');
+  await client.query('lock table busy_block in exclusive mode');
+  return {
+    async release() {
+      await client.query('commit');
+      await client.end();
+    },
+  };
+}
+
+async function lockWaiters(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: number }>(
+      `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+    );
+    return rows[0]!.n;
+  } finally {
+    await client.end();
+  }
+}
+
+async function until(condition: () => Promise<boolean> | boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+const incomingBookings = (service: ServiceProcess) =>
+  service.log.filter(
+    (line) => line.msg === 'incoming request' && (line.req as { url?: string } | undefined)?.url === '/api/v2/bookings',
+  ).length;
+
+/** Waits until the service has received `count` booking requests and they wait on the test's lock. */
+async function untilInFlight(service: ServiceProcess, databaseUrl: string, count: number): Promise<void> {
+  await until(() => incomingBookings(service) >= count, `${count} booking requests to reach the service`);
+  await until(async () => (await lockWaiters(databaseUrl)) > 0, 'the bookings to wait on the lock');
+}
+
+async function exitWithin(service: ServiceProcess, ms: number): Promise<Exit> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the service was still running ${ms} ms after its last answer`)), ms);
+  });
+  return Promise.race([service.exited, late]).finally(() => clearTimeout(timer));
+}
+
+async function untilRefused(service: ServiceProcess): Promise<void> {
+  await until(async () => {
+    const late = await httpRequest(service.port, { path: '/healthz' });
+    return late.status === 'error' && late.error === 'ECONNREFUSED';
+  }, 'new connections to be refused', 5000);
+}
+
+/**
+ * A client in the middle of sending its request when the stop begins (a slow client, or a proxy reusing a pooled
+ * connection): the connection is open and busy, so it is not closed, and the request completes after the signal.
+ */
+class HalfSentRequest {
+  private readonly socket: net.Socket;
+  private received = '';
+  private readonly rest: string;
+  readonly closed: Promise<void>;
+
+  constructor(port: number, request: { method: string; path: string; headers: Record<string, string> }) {
+    const head = Object.entries({ Host: '127.0.0.1', ...request.headers })
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
+    const text = `${request.method} ${request.path} HTTP/1.1\r\n${head}\r\n`;
+    this.socket = net.connect(port, '127.0.0.1');
+    this.socket.setEncoding('utf8');
+    this.socket.on('data', (chunk: string) => (this.received += chunk));
+    this.socket.on('error', () => {});
+    this.closed = new Promise((resolve) => this.socket.once('close', () => resolve()));
+    const half = text.indexOf('\r\n') + 2;
+    this.socket.write(text.slice(0, half));
+    this.rest = text.slice(half);
+  }
+
+  finish(): void {
+    this.socket.write(this.rest);
+  }
+
+  /** The one response received before the server closed the connection. */
+  response(): { status: number; headers: Record<string, string>; body: unknown } {
+    const headEnd = this.received.indexOf('\r\n\r\n');
+    const [statusLine = '', ...headerLines] = this.received.slice(0, headEnd).split('\r\n');
+    const headers = Object.fromEntries(
+      headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+    );
+    return { status: Number(statusLine.split(' ')[1]), headers, body: JSON.parse(this.received.slice(headEnd + 4)) as unknown };
+  }
+}
+
+function createdIds(outcomes: HttpOutcome[]): string[] {
+  return outcomes.map((outcome) => (outcome.status === 201 ? (outcome.body as { id: string }).id : '')).filter(Boolean);
+}
+
+describe('SIGTERM with bookings in flight (DATABASE_URL set)', () => {
+  let database: TestDatabase;
+  let orm: Orm;
+  let hosts: Host[];
+  let service: ServiceProcess | undefined;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    orm = await initOrm(database.url, { poolMax: 2 });
+    hosts = [];
+    for (let i = 0; i < IN_FLIGHT; i++) hosts.push(await createHost(orm.em.fork()));
+  });
+  afterEach(() => service?.kill());
+  afterAll(async () => {
+    await orm.close();
+    await database.drop();
+  });
+
+  it('answers every request in flight, refuses new connections, keeps every 201 and exits 0', async () => {
+    service = await startService({ DATABASE_URL: database.url });
+    const lock = await lockBookings(database.url);
+    const keepAlive = new http.Agent({ keepAlive: true });
+    let outcomes: Promise<HttpOutcome[]>;
+    const halfSent = new HalfSentRequest(service.port, {
+      method: 'GET',
+      path: '/api/v2/me',
+      headers: Object.fromEntries([bearer(hosts[0]!.user.token)]),
+    });
+    try {
+      // Half on keep-alive connections, which must not hold the stop up once their answer is sent.
+      outcomes = Promise.all(hosts.map((host, i) => book(service!, host, i % 2 ? keepAlive : undefined)));
+      await untilInFlight(service, database.url, IN_FLIGHT);
+
+      service.signal('SIGTERM');
+      // A client that connects now is refused (a load balancer retries it elsewhere) ...
+      await untilRefused(service);
+      // ... and a request completed on a connection that was already open gets a clean 503.
+      halfSent.finish();
+      await halfSent.closed;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(service.log.some((line) => line.msg === 'stopped'), 'the service stopped with requests in flight').toBe(false);
+    } finally {
+      await lock.release();
+    }
+
+    const answered = await outcomes;
+    const exit = await exitWithin(service, EXIT_WITHIN_MS);
+    keepAlive.destroy();
+
+    expect(answered.map((outcome) => outcome.status)).toEqual(Array(IN_FLIGHT).fill(201));
+    const late = halfSent.response();
+    expect(late.status).toBe(503);
+    expect(late.body).toEqual({ title: 'Service Unavailable', message: expect.any(String) });
+    expect(late.headers['retry-after']).toBe('1');
+    expect(late.headers.connection).toBe('close');
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(service.log.find((line) => line.msg === 'stopped')).toMatchObject({ clean: true });
+
+    const stored = await orm.em.fork().execute<{ id: string }[]>('select id from booking where event_type_id in (?)', [
+      hosts.map((host) => host.eventTypeId),
+    ]);
+    expect(stored.map((row) => row.id).sort()).toEqual(createdIds(answered).sort());
+  });
+});
+
+describe('SIGTERM with a request that does not finish in time', () => {
+  let database: TestDatabase;
+  let service: ServiceProcess | undefined;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterEach(() => service?.kill());
+  afterAll(() => database.drop());
+
+  it('cuts its connection after the drain bound (DRAIN_TIMEOUT_MS) and exits 1', async () => {
+    const drainMs = 1000;
+    const orm = await initOrm(database.url, { poolMax: 1 });
+    const host = await createHost(orm.em.fork());
+    await orm.close();
+    service = await startService({ DATABASE_URL: database.url, DRAIN_TIMEOUT_MS: String(drainMs) });
+    const lock = await lockBookings(database.url);
+    let outcome: HttpOutcome;
+    let signalledAt: number;
+    try {
+      const pending = book(service, host);
+      await untilInFlight(service, database.url, 1);
+      signalledAt = Date.now();
+      service.signal('SIGTERM');
+      outcome = await pending;
+    } finally {
+      await lock.release();
+    }
+    const cutAfter = Date.now() - signalledAt;
+    expect(outcome).toEqual({ status: 'error', error: 'ECONNRESET' });
+    expect(cutAfter).toBeGreaterThanOrEqual(drainMs);
+    expect(cutAfter).toBeLessThan(drainMs + EXIT_WITHIN_MS);
+    expect(await exitWithin(service, EXIT_WITHIN_MS)).toEqual({ code: 1, signal: null });
+    expect(service.log.some((line) => String(line.msg).startsWith(`requests still running after ${drainMs} ms`))).toBe(true);
+  });
+});
+
+describe('SIGTERM with a booking in flight (embedded PostgreSQL, DATABASE_URL unset)', () => {
+  let dataDir: string;
+  let service: ServiceProcess | undefined;
+
+  beforeAll(() => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'shutdown-embedded-'));
+  });
+  afterEach(() => service?.kill());
+  afterAll(async () => {
+    const pidFile = path.join(dataDir, 'pg', 'postmaster.pid');
+    if (existsSync(pidFile)) {
+      // A failed run left the embedded server up: stop it through its own postmaster.
+      const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+      try {
+        process.kill(pid, 'SIGINT');
+      } catch {
+        // already gone
+      }
+      await until(() => !existsSync(pidFile), 'the embedded server to stop', 30_000).catch(() => {});
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('finishes the booking, then stops the embedded database, then exits 0', async () => {
+    service = await startService({ DATA_DIR: dataDir }, { startTimeoutMs: 120_000 });
+    const port = Number(readFileSync(path.join(dataDir, 'pg.port'), 'utf8'));
+    const url = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+    const orm = await initOrm(url, { poolMax: 2 });
+    const host = await createHost(orm.em.fork());
+    await orm.close();
+
+    const lock = await lockBookings(url);
+    let outcome: Promise<HttpOutcome>;
+    try {
+      outcome = book(service, host);
+      await untilInFlight(service, url, 1);
+      service.signal('SIGTERM');
+      await untilRefused(service);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    } finally {
+      await lock.release();
+    }
+    const answered = await outcome;
+    expect(answered.status).toBe(201);
+    expect(await exitWithin(service, EXIT_WITHIN_MS)).toEqual({ code: 0, signal: null });
+    expect(existsSync(path.join(dataDir, 'pg', 'postmaster.pid')), 'the embedded server is still running').toBe(false);
+
+    // The booking was committed before the database stopped.
+    const embedded = await startEmbeddedPostgres(dataDir, () => {});
+    const check = await initOrm(embedded.url, { poolMax: 1 });
+    try {
+      const rows = await check.em.fork().execute<{ id: string }[]>('select id from booking where event_type_id = ?', [host.eventTypeId]);
+      expect(rows.map((row) => row.id)).toEqual([(answered as { body: { id: string } }).body.id]);
+    } finally {
+      await check.close();
+      await embedded.stop();
+    }
+  }, 240_000);
+});
