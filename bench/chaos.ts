@@ -367,15 +367,18 @@ class Chaos {
     this.redis?.kill(frozen ? 'SIGSTOP' : 'SIGCONT');
   }
 
-  /** Statuses and messages of the 5xx other than 503 that the instances logged (what went wrong, in a word). */
+  /**
+   * What the instances logged behind their 5xx answers, in a word each: errors (500s) and the causes of their
+   * 503s (a backing service unavailable), so a 503 from overload is told apart from one from an outage.
+   */
   serverErrors(since: number): string[] {
     const counts = new Map<string, number>();
     for (const instance of this.instances) {
       for (const line of instance.service.log) {
-        if (typeof line.time !== 'number' || line.time < since || line.level !== 50) continue;
-        const err = line.err as { type?: string; message?: string } | undefined;
-        const message = (err?.message ?? String(line.msg)).split('\n')[0]!.replace(/\d+/g, 'N').slice(0, 80);
-        const key = `${err?.type ? `${err.type}: ` : ''}${message}`;
+        if (typeof line.time !== 'number' || line.time < since || !line.err || (line.level as number) < 40) continue;
+        const err = line.err as { type?: string; message?: string };
+        const message = (err.message ?? String(line.msg)).split('\n')[0]!.replace(/\d+/g, 'N').slice(0, 80);
+        const key = `${line.level === 40 ? '503 ' : '500 '}${err.type ? `${err.type}: ` : ''}${message}`;
         counts.set(key, (counts.get(key) ?? 0) + 1);
       }
     }
