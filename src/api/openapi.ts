@@ -1,6 +1,6 @@
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { REST_BASE_PATH } from '../http/api-mounts.ts';
-import { SCOPE_DESCRIPTIONS } from '../modules/auth/scopes.ts';
+import { SCOPE_DESCRIPTIONS } from '../identity/scopes.ts';
 import { collectOperations, postProcessOpenApi } from './openapi-postprocess.ts';
 import { appRouter } from './root.ts';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { createPersonalAccessToken } from '../modules/auth/personal-access-tokens.ts';
-import { ALL_SCOPES } from '../modules/auth/scopes.ts';
+import { createPersonalAccessToken } from '../identity/personal-access-tokens.ts';
+import { ALL_SCOPES } from '../identity/scopes.ts';
 import { getAvailability } from '../modules/availability/availability.service.ts';
 import { createBooking } from '../modules/bookings/booking-creation.service.ts';
 import type { Booking } from '../modules/bookings/bookings.schemas.ts';
@@ -10,7 +10,7 @@ import { refreshContacts } from '../modules/contacts/contacts.projection.ts';
 import { EventTypeEntity, type EventTypeKind } from '../modules/event-types/event-type.entity.ts';
 import { captureLead } from '../modules/leads/lead-capture.service.ts';
 import type { LeadStatus } from '../modules/leads/lead.entity.ts';
-import type { Plan } from '../modules/users/user.entity.ts';
+import type { Plan } from '../identity/user.entity.ts';
 import { createUser, slugify } from '../modules/users/users.service.ts';
 import { newId } from '../lib/ids.ts';
 

@@ -14,8 +14,8 @@ import {
   sessionCookieName,
   sessionCookieOptions,
   signInWithPassword,
-} from '../modules/auth/sessions.ts';
-import { UserEntity } from '../modules/users/user.entity.ts';
+} from '../identity/sessions.ts';
+import { UserEntity } from '../identity/user.entity.ts';
 import { escapeHtml, hiddenInput, renderPage, sendHtml } from './html-page.ts';
 
 export const LOGIN_PATH = '/login';

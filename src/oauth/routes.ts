@@ -4,7 +4,7 @@ import type { AppServices } from '../api/context.ts';
 import { rateLimitHeaders } from '../api/rate-limit.ts';
 import { registerLogin } from '../http/login.ts';
 import { isUnavailableError } from '../lib/unavailable.ts';
-import { AuthenticationError, parseBearerHeader } from '../modules/auth/bearer.ts';
+import { AuthenticationError, parseBearerHeader } from '../identity/bearer.ts';
 import { registerAuthorize } from './authorize.ts';
 import { authenticateClient } from './clients.ts';
 import {

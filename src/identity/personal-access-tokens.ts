@@ -1,8 +1,8 @@
 import type { EntityManager, QueryResult } from '@mikro-orm/postgresql';
-import { newId } from '../../lib/ids.ts';
-import { type SqlTimestamp, toDate } from '../../lib/sql-values.ts';
-import { generateToken, hashToken, looksLikeToken } from '../../lib/secrets.ts';
-import type { Plan } from '../users/user.entity.ts';
+import { newId } from '../lib/ids.ts';
+import { type SqlTimestamp, toDate } from '../lib/sql-values.ts';
+import { generateToken, hashToken, looksLikeToken } from '../lib/secrets.ts';
+import type { Plan } from './user.entity.ts';
 import { PersonalAccessTokenEntity } from './personal-access-token.entity.ts';
 import type { Principal } from './principal.ts';
 import { isScope, type Scope } from './scopes.ts';

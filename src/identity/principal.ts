@@ -1,4 +1,4 @@
-import type { Plan } from '../users/user.entity.ts';
+import type { Plan } from './user.entity.ts';
 import type { Scope } from './scopes.ts';
 
 /** Who is calling, resolved once per request from a bearer token or the first-party session. */

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DomainError } from '../../lib/errors.ts';
+import { DomainError } from '../lib/errors.ts';
 import type { Principal } from './principal.ts';
 
 /** Turns one kind of bearer token into a principal, or null when no live token has that value. */

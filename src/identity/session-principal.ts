@@ -1,7 +1,7 @@
 import { fastifyCookie } from '@fastify/cookie';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DomainError } from '../../lib/errors.ts';
-import { UserEntity } from '../users/user.entity.ts';
+import { DomainError } from '../lib/errors.ts';
+import { UserEntity } from './user.entity.ts';
 import { AuthenticationError } from './bearer.ts';
 import type { Principal } from './principal.ts';
 import { ALL_SCOPES } from './scopes.ts';

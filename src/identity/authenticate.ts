@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ACCESS_TOKEN_PREFIX, oauthAccessTokenResolver } from '../../oauth/tokens.ts';
+import { ACCESS_TOKEN_PREFIX, oauthAccessTokenResolver } from '../oauth/tokens.ts';
 import { AuthenticationError, type BearerResolver, parseBearerHeader } from './bearer.ts';
 import { PAT_PREFIX, resolvePersonalAccessToken } from './personal-access-tokens.ts';
 import type { Principal } from './principal.ts';
