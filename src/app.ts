@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { AppServices } from './api/context.ts';
-import { type CounterStore, createFailureThrottle, createRateLimiter } from './api/rate-limit.ts';
+import { type CounterStore, createFailureThrottle, createRateLimiter } from './lib/rate-limit.ts';
 import { type Env, trustProxySetting } from './config/env.ts';
 import { HTTP_TIMEOUTS, type HttpTimeouts, httpServerTimeouts } from './config/timeouts.ts';
 import { type Clock, systemClock } from './lib/clock.ts';

@@ -3,7 +3,7 @@ import type { Env } from '../config/env.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { ErrorDetail } from '../lib/errors.ts';
 import type { Principal } from '../identity/principal.ts';
-import type { FailureThrottle, RateLimiter } from './rate-limit.ts';
+import type { FailureThrottle, RateLimiter } from '../lib/rate-limit.ts';
 
 /** Long-lived collaborators shared by every request of one app instance. */
 export interface AppServices {

@@ -7,7 +7,7 @@ import type { Principal } from '../identity/principal.ts';
 import { authenticateSession } from '../identity/session-principal.ts';
 import type { Scope } from '../identity/scopes.ts';
 import type { Context } from './context.ts';
-import { type RateLimiter, rateLimitHeaders } from './rate-limit.ts';
+import { type RateLimiter, rateLimitHeaders } from '../lib/rate-limit.ts';
 import { middleware, procedure, TRPCError } from './trpc.ts';
 
 /** The one place domain and infrastructure errors become transport errors (status, title, body). */

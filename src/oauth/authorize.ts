@@ -1,8 +1,8 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppServices } from '../api/context.ts';
-import { renderErrorPage, sendHtml } from '../http/html-page.ts';
-import { loginUrlFor } from '../http/login.ts';
+import { renderErrorPage, sendHtml } from '../lib/html-page.ts';
+import { loginUrlFor } from './login.ts';
 import { csrfTokenMatches, resolveSession, sessionCookieName } from '../identity/sessions.ts';
 import type { Scope } from '../identity/scopes.ts';
 import { UserEntity } from '../identity/user.entity.ts';

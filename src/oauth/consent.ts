@@ -1,4 +1,4 @@
-import { escapeHtml, hiddenInput, renderPage } from '../http/html-page.ts';
+import { escapeHtml, hiddenInput, renderPage } from '../lib/html-page.ts';
 import { SCOPE_DESCRIPTIONS, type Scope } from '../identity/scopes.ts';
 import type { Plan } from '../identity/user.entity.ts';
 

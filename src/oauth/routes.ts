@@ -1,8 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppServices } from '../api/context.ts';
-import { rateLimitHeaders } from '../api/rate-limit.ts';
-import { registerLogin } from '../http/login.ts';
+import { rateLimitHeaders } from '../lib/rate-limit.ts';
+import { registerLogin } from './login.ts';
 import { isUnavailableError } from '../lib/unavailable.ts';
 import { AuthenticationError, parseBearerHeader } from '../identity/bearer.ts';
 import { registerAuthorize } from './authorize.ts';

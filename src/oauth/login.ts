@@ -16,7 +16,7 @@ import {
   signInWithPassword,
 } from '../identity/sessions.ts';
 import { UserEntity } from '../identity/user.entity.ts';
-import { escapeHtml, hiddenInput, renderPage, sendHtml } from './html-page.ts';
+import { escapeHtml, hiddenInput, renderPage, sendHtml } from '../lib/html-page.ts';
 
 export const LOGIN_PATH = '/login';
 const LOGIN_CSRF_TTL_SEC = 3600;
