@@ -75,7 +75,7 @@ const authenticate = middleware(async ({ ctx, next }) => {
       ctx.request.surface === 'trpc' && !headers.authorization
         ? await authenticateSession(ctx.em, headers, ctx.env.SITE_URL, ctx.clock.now())
         : null;
-    const principal = session ?? (await authenticateBearer(ctx.em, headers.authorization, ctx.clock.now()));
+    const principal = session ?? (await authenticateBearer(ctx.em, ctx.bearerResolvers, headers.authorization, ctx.clock.now()));
     return next({ ctx: { principal } });
   } catch (error) {
     if (error instanceof AuthenticationError) {
