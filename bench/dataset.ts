@@ -18,8 +18,8 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { initOrm, migrate } from '../src/db/orm.ts';
-import { createPersonalAccessToken } from '../src/modules/auth/personal-access-tokens.ts';
-import { ALL_SCOPES } from '../src/modules/auth/scopes.ts';
+import { createPersonalAccessToken } from '../src/identity/personal-access-tokens.ts';
+import { ALL_SCOPES } from '../src/identity/scopes.ts';
 import { rebuildAllContacts, refreshContacts } from '../src/modules/contacts/contacts.projection.ts';
 import { databaseUrl } from '../test/helpers/database-url.ts';
 

@@ -18,9 +18,9 @@ import {
   createPersonalAccessToken,
   PAT_PREFIX,
   revokePersonalAccessTokenByValue,
-} from '../src/modules/auth/personal-access-tokens.ts';
-import { ALL_SCOPES, isScope, type Scope } from '../src/modules/auth/scopes.ts';
-import { PLANS, type Plan, UserEntity } from '../src/modules/users/user.entity.ts';
+} from '../src/identity/personal-access-tokens.ts';
+import { ALL_SCOPES, isScope, type Scope } from '../src/identity/scopes.ts';
+import { PLANS, type Plan, UserEntity } from '../src/identity/user.entity.ts';
 import { createUser } from '../src/modules/users/users.service.ts';
 
 const USAGE = `usage:

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { loadEnv } from '../src/config/env.ts';
 import { migrate, openDatabase } from '../src/db/orm.ts';
-import { seedDemoData } from '../src/db/seed.ts';
+import { seedDemoData } from './demo-data.ts';
 
 // `--json` is the documented form; the document is the only thing written to stdout either way.
 parseArgs({ options: { json: { type: 'boolean', default: true } }, strict: true });

@@ -5,11 +5,13 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { AppServices } from './api/context.ts';
-import { type CounterStore, createFailureThrottle, createRateLimiter, REDIS_COUNTER_TIMEOUT_MS } from './api/rate-limit.ts';
+import { REST_BASE_PATH } from './api/openapi.ts';
+import { bearerResolversFor } from './bearer-resolvers.ts';
+import { type CounterStore, createFailureThrottle, createRateLimiter, REDIS_COUNTER_TIMEOUT_MS } from './lib/rate-limit.ts';
 import { type Env, trustProxySetting } from './config/env.ts';
 import { HTTP_TIMEOUTS, type HttpTimeouts, httpServerTimeouts } from './config/timeouts.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
-import { REST_BASE_PATH, registerRest, registerTrpc, TRPC_BASE_PATH } from './http/api-mounts.ts';
+import { registerRest, registerTrpc, TRPC_BASE_PATH } from './http/api-mounts.ts';
 import { registerDocs } from './http/docs.ts';
 import { registerDraining } from './http/draining.ts';
 import { answerClientError, answerFrameworkError, registerErrorResponses } from './http/error-responses.ts';
@@ -110,6 +112,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       createRateLimiter({ keyPrefix: 'auth_failure', points: FAILED_AUTHENTICATIONS_PER_MINUTE, durationSec: 60, store: counterStore.store, onStoreError }),
     ),
     log,
+    bearerResolvers: bearerResolversFor('/api/v2'),
   };
 
   await fastify.register(fastifyCookie);

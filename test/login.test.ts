@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../src/lib/secrets.ts';
-import { resolveSession } from '../src/modules/auth/sessions.ts';
+import { resolveSession } from '../src/identity/sessions.ts';
 import { BEHIND_PROXY, startTestApp, type TestApp } from './helpers/app.ts';
 import { createPasswordUser, hiddenFields, mergeCookies, movableClock, type PasswordUser, signIn } from './oauth/support.ts';
 

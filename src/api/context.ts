@@ -1,21 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Env } from '../config/env.ts';
-import type { Clock } from '../lib/clock.ts';
+import type { BearerResolvers } from '../identity/bearer.ts';
+import type { Principal } from '../identity/principal.ts';
 import type { ErrorDetail } from '../lib/errors.ts';
-import type { Principal } from '../modules/auth/principal.ts';
-import type { FailureThrottle, RateLimiter } from './rate-limit.ts';
+import type { SharedServices } from '../lib/services.ts';
 
-/** Long-lived collaborators shared by every request of one app instance. */
-export interface AppServices {
-  env: Env;
-  clock: Clock;
-  apiRateLimiter: RateLimiter;
-  publicRateLimiter: RateLimiter;
-  /** Dynamic client registrations per client address (POST /oauth/register). */
-  oauthRegistrationRateLimiter: RateLimiter;
-  /** Failed bearer or session authentications per client address (/api/v2, /trpc, /oauth/userinfo). */
-  failedAuthThrottle: FailureThrottle;
-  log: { warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
+/** The shared services plus what only the API needs. */
+export interface AppServices extends SharedServices {
+  /** How a bearer token becomes a principal on this API, by token prefix (assembled in src/bearer-resolvers.ts). */
+  bearerResolvers: BearerResolvers;
 }
 
 export interface RequestInfo {

@@ -1,7 +1,7 @@
 import { generateOpenApiDocument } from 'trpc-to-openapi';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { SCOPE_DESCRIPTIONS } from '../modules/auth/scopes.ts';
+import { SCOPE_DESCRIPTIONS } from '../identity/scopes.ts';
 import { collectOperations, deriveOperationId, postProcessOpenApi } from './openapi-postprocess.ts';
 import { procedure, router } from './trpc.ts';
 

@@ -1,8 +1,10 @@
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
-import { REST_BASE_PATH } from '../http/api-mounts.ts';
-import { SCOPE_DESCRIPTIONS } from '../modules/auth/scopes.ts';
+import { SCOPE_DESCRIPTIONS } from '../identity/scopes.ts';
 import { collectOperations, postProcessOpenApi } from './openapi-postprocess.ts';
 import { appRouter } from './root.ts';
+
+/** Where the REST door serves the procedures that have an OpenAPI route. */
+export const REST_BASE_PATH = '/api/v2';
 
 /**
  * The OpenAPI 3.1 document of /api/v2: generated from the router by trpc-to-openapi, then completed from each

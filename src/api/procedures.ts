@@ -1,13 +1,13 @@
 import { DomainError, ERROR_KINDS, summarizeIssues } from '../lib/errors.ts';
 import { isUnavailableError } from '../lib/unavailable.ts';
 import { findUnsafeInput } from '../lib/unsafe-text.ts';
-import { authenticateBearer } from '../modules/auth/authenticate.ts';
-import { AuthenticationError } from '../modules/auth/bearer.ts';
-import type { Principal } from '../modules/auth/principal.ts';
-import { authenticateSession } from '../modules/auth/session-principal.ts';
-import type { Scope } from '../modules/auth/scopes.ts';
+import { authenticateBearer } from '../identity/authenticate.ts';
+import { AuthenticationError } from '../identity/bearer.ts';
+import type { Principal } from '../identity/principal.ts';
+import { authenticateSession } from '../identity/session-principal.ts';
+import type { Scope } from '../identity/scopes.ts';
 import type { Context } from './context.ts';
-import { type RateLimiter, rateLimitHeaders } from './rate-limit.ts';
+import { type RateLimiter, rateLimitHeaders } from '../lib/rate-limit.ts';
 import { middleware, procedure, TRPCError } from './trpc.ts';
 
 /** The one place domain and infrastructure errors become transport errors (status, title, body). */
@@ -63,7 +63,7 @@ export function resourceMetadataUrl(ctx: Pick<Context, 'env'>): string {
 
 /**
  * A bearer token (PAT or OAuth access token) on every surface; on /trpc, when no token is sent, the
- * first-party session cookie (with its CSRF header) instead: see src/modules/auth/session-principal.ts.
+ * first-party session cookie (with its CSRF header) instead: see src/identity/session-principal.ts.
  */
 const authenticate = middleware(async ({ ctx, next }) => {
   if (ctx.principal) return next({ ctx: { principal: ctx.principal } });
@@ -75,7 +75,7 @@ const authenticate = middleware(async ({ ctx, next }) => {
       ctx.request.surface === 'trpc' && !headers.authorization
         ? await authenticateSession(ctx.em, headers, ctx.env.SITE_URL, ctx.clock.now())
         : null;
-    const principal = session ?? (await authenticateBearer(ctx.em, headers.authorization, ctx.clock.now()));
+    const principal = session ?? (await authenticateBearer(ctx.em, ctx.bearerResolvers, headers.authorization, ctx.clock.now()));
     return next({ ctx: { principal } });
   } catch (error) {
     if (error instanceof AuthenticationError) {

@@ -10,7 +10,7 @@ import {
   errorKindForTrpcCode,
   summarizeIssues,
 } from '../lib/errors.ts';
-import type { Scope } from '../modules/auth/scopes.ts';
+import type { Scope } from '../identity/scopes.ts';
 import type { Context } from './context.ts';
 
 /** What a procedure declares about itself beyond its schemas; read by the OpenAPI post-processing too. */

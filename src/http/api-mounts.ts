@@ -4,7 +4,7 @@ import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/a
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type CreateOpenApiFastifyPluginOptions, fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
 import { type AppServices, type Context, createContextInner, type RequestInfo } from '../api/context.ts';
-import { buildOpenApiDocument } from '../api/openapi.ts';
+import { buildOpenApiDocument, REST_BASE_PATH } from '../api/openapi.ts';
 import { logFailureOutsideProcedure } from '../api/procedures.ts';
 import { type AppRouter, appRouter } from '../api/root.ts';
 import { keepJsonBodiesStrict } from '../lib/json-body.ts';
@@ -13,7 +13,6 @@ import { methodNotAllowedMessage, reshapeRestErrorBody, sendError } from './erro
 import { requestDeadline } from './request-deadline.ts';
 import { canonicalPath, queryStringProblems, type RestOperation, restOperations } from './rest-input.ts';
 
-export const REST_BASE_PATH = '/api/v2';
 export const TRPC_BASE_PATH = '/trpc';
 
 /** Problems the REST layer found in a request's query string or body shape, for the procedure to report. */

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { type CounterStore, probeCounterStore } from '../api/rate-limit.ts';
+import { type CounterStore, probeCounterStore } from '../lib/rate-limit.ts';
 
 const HEALTH_TIMEOUT_MS = 2000;
 /** A database or counter store that takes longer than this for a trivial query cannot serve the API in time either. */

@@ -1,15 +1,15 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppServices } from '../api/context.ts';
-import { renderErrorPage, sendHtml } from '../http/html-page.ts';
-import { loginUrlFor } from '../http/login.ts';
-import { csrfTokenMatches, resolveSession, sessionCookieName } from '../modules/auth/sessions.ts';
-import type { Scope } from '../modules/auth/scopes.ts';
-import { UserEntity } from '../modules/users/user.entity.ts';
+import type { Scope } from '../identity/scopes.ts';
+import { csrfTokenMatches, resolveSession, sessionCookieName } from '../identity/sessions.ts';
+import { UserEntity } from '../identity/user.entity.ts';
+import { renderErrorPage, sendHtml } from '../lib/html-page.ts';
+import type { SharedServices } from '../lib/services.ts';
 import { type ClientRow, findClient, redirectUriMatches } from './clients.ts';
 import { renderConsentPage } from './consent.ts';
 import { OAuthError } from './errors.ts';
 import { createGrantWithCode } from './grants.ts';
+import { loginUrlFor } from './login.ts';
 import { asParams, parseScopeParam, type RawParams, repeatedNames } from './params.ts';
 import { isValidPkceValue } from './pkce.ts';
 import { canonicalResource } from './resources.ts';
@@ -175,7 +175,7 @@ function authorizeUrl(params: RawParams): string {
 }
 
 /** GET and POST /oauth/authorize: the consent screen, and the user's answer to it. */
-export function registerAuthorize(app: FastifyInstance, deps: { services: AppServices; orm: MikroORM }): void {
+export function registerAuthorize(app: FastifyInstance, deps: { services: SharedServices; orm: MikroORM }): void {
   const { services, orm } = deps;
   const siteUrl = services.env.SITE_URL;
   const cookieName = sessionCookieName(siteUrl);

@@ -1,6 +1,6 @@
-import { escapeHtml, hiddenInput, renderPage } from '../http/html-page.ts';
-import { SCOPE_DESCRIPTIONS, type Scope } from '../modules/auth/scopes.ts';
-import type { Plan } from '../modules/users/user.entity.ts';
+import { SCOPE_DESCRIPTIONS, type Scope } from '../identity/scopes.ts';
+import type { Plan } from '../identity/user.entity.ts';
+import { escapeHtml, hiddenInput, renderPage } from '../lib/html-page.ts';
 
 export interface ConsentView {
   appName: string;

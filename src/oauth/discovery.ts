@@ -1,4 +1,4 @@
-import { ALL_SCOPES } from '../modules/auth/scopes.ts';
+import { ALL_SCOPES } from '../identity/scopes.ts';
 import { CODE_CHALLENGE_METHODS } from './pkce.ts';
 import { type ResourcePath, resourceUrl } from './resources.ts';
 import { GRANT_TYPES } from './token.ts';

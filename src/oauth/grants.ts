@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../lib/ids.ts';
 import { generateToken, hashToken } from '../lib/secrets.ts';
 import { type SqlTimestamp, toDate } from '../lib/sql-values.ts';
-import type { Scope } from '../modules/auth/scopes.ts';
+import type { Scope } from '../identity/scopes.ts';
 import { OAuthAuthorizationCodeEntity } from './oauth-authorization-code.entity.ts';
 import { OAuthGrantEntity } from './oauth-grant.entity.ts';
 import { AUTHORIZATION_CODE_PREFIX, AUTHORIZATION_CODE_TTL_SEC, revokeGrantTokens } from './tokens.ts';

@@ -1,4 +1,4 @@
-import { ALL_SCOPES, isScope, type Scope } from '../modules/auth/scopes.ts';
+import { ALL_SCOPES, isScope, type Scope } from '../identity/scopes.ts';
 import { OAuthError } from './errors.ts';
 
 /** A parsed query string or form body: repeated names come as arrays (fast-querystring). */

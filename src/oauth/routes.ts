@@ -1,10 +1,9 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppServices } from '../api/context.ts';
-import { rateLimitHeaders } from '../api/rate-limit.ts';
-import { registerLogin } from '../http/login.ts';
+import { AuthenticationError, parseBearerHeader } from '../identity/bearer.ts';
+import { rateLimitHeaders } from '../lib/rate-limit.ts';
+import type { SharedServices } from '../lib/services.ts';
 import { isUnavailableError } from '../lib/unavailable.ts';
-import { AuthenticationError, parseBearerHeader } from '../modules/auth/bearer.ts';
 import { registerAuthorize } from './authorize.ts';
 import { authenticateClient } from './clients.ts';
 import {
@@ -14,6 +13,7 @@ import {
   protectedResourceMetadata,
 } from './discovery.ts';
 import { noStore, OAuthError, safeDescription, sendOAuthError } from './errors.ts';
+import { registerLogin } from './login.ts';
 import { asParams, requireFormEncoded, single } from './params.ts';
 import { registerClient } from './register.ts';
 import type { ResourcePath } from './resources.ts';
@@ -22,7 +22,7 @@ import { exchangeAuthorizationCode, GRANT_TYPES, refreshTokens } from './token.t
 import { BearerError, userInfo } from './userinfo.ts';
 
 export interface OAuthRoutesOptions {
-  services: AppServices;
+  services: SharedServices;
   orm: MikroORM;
 }
 

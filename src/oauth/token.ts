@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { hashToken, looksLikeToken } from '../lib/secrets.ts';
 import { type SqlTimestamp, toDate } from '../lib/sql-values.ts';
-import { isScope, type Scope } from '../modules/auth/scopes.ts';
+import { isScope, type Scope } from '../identity/scopes.ts';
 import type { ClientRow } from './clients.ts';
 import { OAuthError } from './errors.ts';
 import { parseScopeParam, type RawParams, required, single } from './params.ts';

@@ -1,11 +1,11 @@
 import type { EntityManager, QueryResult } from '@mikro-orm/postgresql';
+import type { BearerResolver } from '../identity/bearer.ts';
+import type { Principal } from '../identity/principal.ts';
+import { isScope, type Scope } from '../identity/scopes.ts';
+import type { Plan } from '../identity/user.entity.ts';
 import { newId } from '../lib/ids.ts';
 import { generateToken, hashToken, looksLikeToken } from '../lib/secrets.ts';
 import { type SqlTimestamp, toDate } from '../lib/sql-values.ts';
-import type { BearerResolver } from '../modules/auth/bearer.ts';
-import type { Principal } from '../modules/auth/principal.ts';
-import { isScope, type Scope } from '../modules/auth/scopes.ts';
-import type { Plan } from '../modules/users/user.entity.ts';
 import { OAuthAccessTokenEntity, OAuthRefreshTokenEntity } from './oauth-token.entity.ts';
 import { audienceAllows, type ResourcePath } from './resources.ts';
 

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { UserEntity } from '../modules/users/user.entity.ts';
+import { UserEntity } from '../identity/user.entity.ts';
 import { findLiveAccessToken } from './tokens.ts';
 
 export type UserInfo = { sub: string; email?: string; name?: string; zoneinfo?: string };

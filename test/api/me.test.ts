@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { revokePersonalAccessTokenByValue } from '../../src/modules/auth/personal-access-tokens.ts';
+import { revokePersonalAccessTokenByValue } from '../../src/identity/personal-access-tokens.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { loadEnv } from '../../src/config/env.ts';
 import { initOrm } from '../../src/db/orm.ts';
-import { createPersonalAccessToken } from '../../src/modules/auth/personal-access-tokens.ts';
+import { createPersonalAccessToken } from '../../src/identity/personal-access-tokens.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer, createUserWithToken } from '../helpers/factories.ts';
 

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { Response } from 'supertest';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { REDIS_COUNTER_TIMEOUT_MS } from '../../src/api/rate-limit.ts';
+import { REDIS_COUNTER_TIMEOUT_MS } from '../../src/lib/rate-limit.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
 import { FrozenRedis } from '../helpers/frozen-redis.ts';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UserEntity } from '../../src/modules/users/user.entity.ts';
+import { UserEntity } from '../../src/identity/user.entity.ts';
 import { createEventType } from '../helpers/booking-factories.ts';
 import { CHROMIUM, missingChromiumAdvice } from '../helpers/chromium.ts';
 import { bearer, createUserWithToken } from '../helpers/factories.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALL_SCOPES } from '../../src/modules/auth/scopes.ts';
+import { ALL_SCOPES } from '../../src/identity/scopes.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { bearer, createUserWithToken } from '../helpers/factories.ts';
 import { createPasswordUser, obtainTokens, type PasswordUser, startListeningApp, tokenRequest } from '../oauth/support.ts';

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { createPersonalAccessToken } from '../../src/modules/auth/personal-access-tokens.ts';
-import { ALL_SCOPES, type Scope } from '../../src/modules/auth/scopes.ts';
+import { createPersonalAccessToken } from '../../src/identity/personal-access-tokens.ts';
+import { ALL_SCOPES, type Scope } from '../../src/identity/scopes.ts';
 import { createUser, type NewUser } from '../../src/modules/users/users.service.ts';
-import type { Plan } from '../../src/modules/users/user.entity.ts';
+import type { Plan } from '../../src/identity/user.entity.ts';
 
 export function uniqueEmail(label = 'user'): string {
   return `${label}.${randomBytes(5).toString('hex')}@example.test`;

@@ -1,6 +1,6 @@
 import { checkResourceAllowed } from '@modelcontextprotocol/sdk/shared/auth-utils.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALL_SCOPES } from '../../src/modules/auth/scopes.ts';
+import { ALL_SCOPES } from '../../src/identity/scopes.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 const SITE_URL = 'https://sched.example.test';

@@ -7,7 +7,7 @@ import type { Clock } from '../../src/lib/clock.ts';
 import { createOAuthClient } from '../../src/oauth/clients.ts';
 import { s256Challenge } from '../../src/oauth/pkce.ts';
 import { createUser } from '../../src/modules/users/users.service.ts';
-import type { Plan } from '../../src/modules/users/user.entity.ts';
+import type { Plan } from '../../src/identity/user.entity.ts';
 import { startTestApp, type TestApp, type TestAppOptions } from '../helpers/app.ts';
 import { uniqueEmail } from '../helpers/factories.ts';
 

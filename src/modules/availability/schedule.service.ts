@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalidField, notFound } from '../../lib/errors.ts';
-import { UserEntity } from '../users/user.entity.ts';
+import { UserEntity } from '../../identity/user.entity.ts';
 import { AvailabilityScheduleEntity } from './availability-schedule.entity.ts';
 import { type DateOverride, defaultWeeklyHours, type TimeInterval, WEEKDAYS, type WeeklyHours } from './schedule.ts';
 import type { Schedule, ScheduleInput } from './schedule.schemas.ts';

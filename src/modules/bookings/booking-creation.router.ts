@@ -1,6 +1,6 @@
 import { scopedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../identity/principal.ts';
 import { createBooking } from './booking-creation.service.ts';
 import { BookingSchema, CreateBookingInputSchema } from './bookings.schemas.ts';
 import { readIdempotencyKey, REPLAYED_HEADER } from './idempotency.ts';

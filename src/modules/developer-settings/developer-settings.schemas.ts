@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ScopeSchema } from '../auth/scopes.ts';
+import { ScopeSchema } from '../../identity/scopes.ts';
 
 // The developer settings are served on /trpc only (first-party, signed-in users); none of these shapes
 // appears in the OpenAPI document.

@@ -12,11 +12,11 @@ import {
 import { listGrantsForUser, revokeGrant } from '../../oauth/grants.ts';
 import { OAuthClientEntity } from '../../oauth/oauth-client.entity.ts';
 import { OAuthGrantEntity } from '../../oauth/oauth-grant.entity.ts';
-import { PersonalAccessTokenEntity } from '../auth/personal-access-token.entity.ts';
-import { createPersonalAccessToken } from '../auth/personal-access-tokens.ts';
-import type { Principal } from '../auth/principal.ts';
-import { ALL_SCOPES, isScope, SCOPE_DESCRIPTIONS, type Scope } from '../auth/scopes.ts';
-import type { Plan } from '../users/user.entity.ts';
+import { PersonalAccessTokenEntity } from '../../identity/personal-access-token.entity.ts';
+import { createPersonalAccessToken } from '../../identity/personal-access-tokens.ts';
+import type { Principal } from '../../identity/principal.ts';
+import { ALL_SCOPES, isScope, SCOPE_DESCRIPTIONS, type Scope } from '../../identity/scopes.ts';
+import type { Plan } from '../../identity/user.entity.ts';
 import type {
   CreateOAuthAppInput,
   CreatePersonalAccessTokenInput,

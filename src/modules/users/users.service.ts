@@ -2,10 +2,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError, invalidField, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { isValidTimeZone } from '../../lib/time.ts';
-import { hashPassword } from '../auth/passwords.ts';
+import { hashPassword } from '../../identity/passwords.ts';
 import { AvailabilityScheduleEntity } from '../availability/availability-schedule.entity.ts';
 import { defaultWeeklyHours } from '../availability/schedule.ts';
-import { type Plan, UserEntity } from './user.entity.ts';
+import { type Plan, UserEntity } from '../../identity/user.entity.ts';
 import type { User } from './users.schemas.ts';
 
 /** One plain select: em.findOne with partial fields cost ~1 ms of CPU per call here (bench: GET /me). */

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { constantTimeEqual } from '@oslojs/crypto/subtle';
-import { newId } from '../../lib/ids.ts';
-import { generateToken, hashToken, looksLikeToken } from '../../lib/secrets.ts';
-import { type SqlTimestamp, toDate } from '../../lib/sql-values.ts';
+import { newId } from '../lib/ids.ts';
+import { generateToken, hashToken, looksLikeToken } from '../lib/secrets.ts';
+import { type SqlTimestamp, toDate } from '../lib/sql-values.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { LoginAttemptEntity, SessionEntity } from './session.entity.ts';
 

@@ -1,11 +1,11 @@
 import { fastifyCookie } from '@fastify/cookie';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DomainError } from '../../lib/errors.ts';
-import { UserEntity } from '../users/user.entity.ts';
+import { DomainError } from '../lib/errors.ts';
 import { AuthenticationError } from './bearer.ts';
 import type { Principal } from './principal.ts';
 import { ALL_SCOPES } from './scopes.ts';
 import { csrfTokenMatches, type ResolvedSession, resolveSession, sessionCookieName } from './sessions.ts';
+import { UserEntity } from './user.entity.ts';
 
 /** The header a first-party call made with the session cookie must carry: the session's CSRF token. */
 export const CSRF_HEADER = 'x-csrf-token';

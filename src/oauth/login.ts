@@ -1,7 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppServices } from '../api/context.ts';
-import { generateToken } from '../lib/secrets.ts';
 import {
   createSession,
   csrfTokenMatches,
@@ -14,9 +12,11 @@ import {
   sessionCookieName,
   sessionCookieOptions,
   signInWithPassword,
-} from '../modules/auth/sessions.ts';
-import { UserEntity } from '../modules/users/user.entity.ts';
-import { escapeHtml, hiddenInput, renderPage, sendHtml } from './html-page.ts';
+} from '../identity/sessions.ts';
+import { UserEntity } from '../identity/user.entity.ts';
+import { escapeHtml, hiddenInput, renderPage, sendHtml } from '../lib/html-page.ts';
+import { generateToken } from '../lib/secrets.ts';
+import type { SharedServices } from '../lib/services.ts';
 
 export const LOGIN_PATH = '/login';
 const LOGIN_CSRF_TTL_SEC = 3600;
@@ -104,7 +104,7 @@ ${hiddenInput('csrf', session.csrfToken)}
 }
 
 /** First-party sign-in: GET/POST /login and POST /logout (CONTRACT.md). */
-export function registerLogin(app: FastifyInstance, deps: { services: AppServices; orm: MikroORM }): void {
+export function registerLogin(app: FastifyInstance, deps: { services: SharedServices; orm: MikroORM }): void {
   const { services, orm } = deps;
   const siteUrl = services.env.SITE_URL;
   const cookieName = sessionCookieName(siteUrl);

@@ -1,18 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { createPersonalAccessToken } from '../modules/auth/personal-access-tokens.ts';
-import { ALL_SCOPES } from '../modules/auth/scopes.ts';
-import { getAvailability } from '../modules/availability/availability.service.ts';
-import { createBooking } from '../modules/bookings/booking-creation.service.ts';
-import type { Booking } from '../modules/bookings/bookings.schemas.ts';
-import { cancelBooking } from '../modules/bookings/bookings.service.ts';
-import { refreshContacts } from '../modules/contacts/contacts.projection.ts';
-import { EventTypeEntity, type EventTypeKind } from '../modules/event-types/event-type.entity.ts';
-import { captureLead } from '../modules/leads/lead-capture.service.ts';
-import type { LeadStatus } from '../modules/leads/lead.entity.ts';
-import type { Plan } from '../modules/users/user.entity.ts';
-import { createUser, slugify } from '../modules/users/users.service.ts';
-import { newId } from '../lib/ids.ts';
+import { createPersonalAccessToken } from '../src/identity/personal-access-tokens.ts';
+import { ALL_SCOPES } from '../src/identity/scopes.ts';
+import { getAvailability } from '../src/modules/availability/availability.service.ts';
+import { createBooking } from '../src/modules/bookings/booking-creation.service.ts';
+import type { Booking } from '../src/modules/bookings/bookings.schemas.ts';
+import { cancelBooking } from '../src/modules/bookings/bookings.service.ts';
+import { refreshContacts } from '../src/modules/contacts/contacts.projection.ts';
+import { EventTypeEntity, type EventTypeKind } from '../src/modules/event-types/event-type.entity.ts';
+import { captureLead } from '../src/modules/leads/lead-capture.service.ts';
+import type { LeadStatus } from '../src/modules/leads/lead.entity.ts';
+import type { Plan } from '../src/identity/user.entity.ts';
+import { createUser, slugify } from '../src/modules/users/users.service.ts';
+import { newId } from '../src/lib/ids.ts';
 
 const DAY = 86_400_000;
 

@@ -1,11 +1,11 @@
 import type { EntityManager, QueryResult } from '@mikro-orm/postgresql';
-import { newId } from '../../lib/ids.ts';
-import { type SqlTimestamp, toDate } from '../../lib/sql-values.ts';
-import { generateToken, hashToken, looksLikeToken } from '../../lib/secrets.ts';
-import type { Plan } from '../users/user.entity.ts';
+import { newId } from '../lib/ids.ts';
+import { generateToken, hashToken, looksLikeToken } from '../lib/secrets.ts';
+import { type SqlTimestamp, toDate } from '../lib/sql-values.ts';
 import { PersonalAccessTokenEntity } from './personal-access-token.entity.ts';
 import type { Principal } from './principal.ts';
 import { isScope, type Scope } from './scopes.ts';
+import type { Plan } from './user.entity.ts';
 
 export const PAT_PREFIX = 'pat_';
 /** Writing lastUsedAt on every request would turn each read into a write; a minute's precision is plenty. */

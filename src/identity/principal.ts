@@ -1,5 +1,5 @@
-import type { Plan } from '../users/user.entity.ts';
 import type { Scope } from './scopes.ts';
+import type { Plan } from './user.entity.ts';
 
 /** Who is calling, resolved once per request from a bearer token or the first-party session. */
 export interface Principal {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { publicRateLimitedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
-import { CurrentSessionSchema } from './session.schemas.ts';
 import { currentSessionView } from './session-view.service.ts';
+import { CurrentSessionSchema } from './session.schemas.ts';
 
 /** The first-party web app's session, on /trpc only. Signing in and out is /login and /logout. */
 export const sessionRouter = router({

@@ -1,9 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DomainError } from '../../lib/errors.ts';
+import { DomainError } from '../lib/errors.ts';
 import type { Principal } from './principal.ts';
 
 /** Turns one kind of bearer token into a principal, or null when no live token has that value. */
 export type BearerResolver = (em: EntityManager, token: string, now: Date) => Promise<Principal | null>;
+
+/**
+ * The resolvers one protected resource accepts, by token prefix. Assembled where the app is wired
+ * (src/bearer-resolvers.ts), because OAuth access tokens are resolved by the OAuth server, which sits above identity.
+ */
+export type BearerResolvers = Readonly<Record<string, BearerResolver>>;
 
 export class AuthenticationError extends DomainError {
   /** RFC 6750 §3 error code for the WWW-Authenticate challenge; absent when no credentials were sent. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PLANS } from '../users/user.entity.ts';
+import { PLANS } from '../../identity/user.entity.ts';
 
 export const SessionUserSchema = z.object({
   id: z.string(),

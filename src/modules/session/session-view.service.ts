@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { UserEntity } from '../users/user.entity.ts';
-import { currentSession } from './session-principal.ts';
+import { currentSession } from '../../identity/session-principal.ts';
+import { UserEntity } from '../../identity/user.entity.ts';
 import type { CurrentSession } from './session.schemas.ts';
 
 type Headers = Record<string, string | string[] | undefined>;
