@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { z } from 'zod';
 import { createPersonalAccessToken } from '../modules/auth/personal-access-tokens.ts';
 import { ALL_SCOPES } from '../modules/auth/scopes.ts';
 import { getAvailability } from '../modules/availability/availability.service.ts';
@@ -7,12 +8,12 @@ import { createBooking } from '../modules/bookings/booking-creation.service.ts';
 import type { Booking } from '../modules/bookings/bookings.schemas.ts';
 import { cancelBooking } from '../modules/bookings/bookings.service.ts';
 import { refreshContacts } from '../modules/contacts/contacts.projection.ts';
-import { EventTypeEntity, type EventTypeKind } from '../modules/event-types/event-type.entity.ts';
+import { CreateEventTypeInputSchema } from '../modules/event-types/event-type-input.schemas.ts';
+import { createEventType } from '../modules/event-types/event-types.service.ts';
 import { captureLead } from '../modules/leads/lead-capture.service.ts';
-import type { LeadStatus } from '../modules/leads/lead.entity.ts';
+import type { LeadStatus } from '../modules/leads/lead.rows.ts';
 import type { Plan } from '../modules/users/user.entity.ts';
 import { createUser, slugify } from '../modules/users/users.service.ts';
-import { newId } from '../lib/ids.ts';
 
 const DAY = 86_400_000;
 
@@ -30,15 +31,8 @@ interface SeedUser {
   eventTypes: { id: string; slug: string; name: string; active: boolean; durationsMin: number[] }[];
 }
 
-interface EventTypeSeed {
-  name: string;
-  slug: string;
-  kind: EventTypeKind;
-  durationsMin: number[];
-  active: boolean;
-  seatsPerSlot?: number;
-  bufferAfterMin?: number;
-}
+/** A POST /event-types body, with the fields the seed document lists required. */
+type EventTypeSeed = z.input<typeof CreateEventTypeInputSchema> & { slug: string; active: boolean };
 
 const TEAM_EVENT_TYPES: EventTypeSeed[] = [
   { name: 'Intro call', slug: 'intro-call', kind: 'one_on_one', durationsMin: [30, 60], active: true, bufferAfterMin: 10 },
@@ -78,21 +72,10 @@ async function seedTeamUser(
 ): Promise<SeedUser> {
   const seeded = await seedPlainUser(em, { ...options, plan: 'team' });
   for (const seed of TEAM_EVENT_TYPES) {
-    const id = newId();
-    em.create(EventTypeEntity, {
-      id,
-      ownerId: seeded.id,
-      name: seed.name,
-      slug: seed.slug,
-      kind: seed.kind,
-      durationsMin: seed.durationsMin,
-      bufferAfterMin: seed.bufferAfterMin ?? 0,
-      seatsPerSlot: seed.seatsPerSlot ?? 1,
-      active: seed.active,
-    });
+    // The document lists ids and slugs, not URLs, so the site's address plays no part here.
+    const { id } = await createEventType(em, seeded.id, CreateEventTypeInputSchema.parse(seed), options.now, '');
     seeded.eventTypes.push({ id, slug: seed.slug, name: seed.name, active: seed.active, durationsMin: seed.durationsMin });
   }
-  await em.flush();
   const [intro, workshop] = seeded.eventTypes as [SeedUser['eventTypes'][number], SeedUser['eventTypes'][number]];
   const inbox = (person: string) => `${slugify(person.split(' ')[0]!)}.${options.handle}.${options.run}@example.org`;
 

@@ -4,7 +4,7 @@ import type { Clock } from '../../src/lib/clock.ts';
 import { newId } from '../../src/lib/ids.ts';
 import { hashToken } from '../../src/lib/secrets.ts';
 import type { DateOverride, WeeklyHours } from '../../src/modules/availability/schedule.ts';
-import type { EventTypeKind } from '../../src/modules/event-types/event-type.entity.ts';
+import type { EventTypeKind } from '../../src/modules/event-types/event-type.rows.ts';
 
 export interface EventTypeOptions {
   kind?: EventTypeKind;

@@ -3,8 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../src/lib/ids.ts';
 import { hashToken } from '../../src/lib/secrets.ts';
 import { refreshContacts } from '../../src/modules/contacts/contacts.projection.ts';
-import type { EventTypeKind } from '../../src/modules/event-types/event-type.entity.ts';
-import type { LeadStatus } from '../../src/modules/leads/lead.entity.ts';
+import type { EventTypeKind } from '../../src/modules/event-types/event-type.rows.ts';
+import type { LeadStatus } from '../../src/modules/leads/lead.rows.ts';
 
 /**
  * Test data written with SQL, the way the service's own writers leave it: a booking with its busy block
