@@ -12,7 +12,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import pg from 'pg';
 import { sortKeySql } from '../src/lib/keyset.ts';
-import { BOOKING_ROW_COLUMNS, type BookingRow, toBookingDto } from '../src/modules/bookings/bookings.schemas.ts';
+import { BOOKING_COLUMNS, BOOKING_FROM, type BookingRow, toBooking } from '../src/modules/bookings/booking.rows.ts';
 
 const url = process.env.BENCH_DATABASE_URL;
 if (!url || !process.send) throw new Error('bench/baseline-server.ts is started by bench/run.ts');
@@ -158,8 +158,8 @@ app.get('/bookings', async (request, reply) => {
   const query = request.query as Record<string, string | undefined>;
   const limit = intParam(query.limit, 'limit', 50, 1, 100);
   const after = query.cursor ? decodeCursor(principal.userId, query.cursor) : null;
-  const select = `select ${BOOKING_ROW_COLUMNS}, ${sortKeySql('b.start_at')} as sort_key
-                    from booking b join event_type et on et.id = b.event_type_id`;
+  const select = `select ${BOOKING_COLUMNS}, ${sortKeySql('b.start_at')} as sort_key
+                    from ${BOOKING_FROM}`;
   const { rows } = await pool.query<BookingRow & { sort_key: string }>(
     after
       ? {
@@ -177,7 +177,7 @@ app.get('/bookings', async (request, reply) => {
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
-    data: page.map(toBookingDto),
+    data: page.map(toBooking),
     nextCursor: rows.length > limit && last ? encodeCursor(principal.userId, last.sort_key, last.id) : null,
   };
 });

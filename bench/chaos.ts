@@ -31,7 +31,8 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { type EmbeddedDatabase, findFreePort, startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import { initOrm, migrate, type Orm } from '../src/db/orm.ts';
-import { createEventType, invitee, setSchedule } from '../test/bookings/fixtures.ts';
+import { invitee, setSchedule } from '../test/bookings/fixtures.ts';
+import { createEventType } from '../test/helpers/booking-factories.ts';
 import { databaseUrl } from '../test/helpers/database-url.ts';
 import { bearer, createUserWithToken, type TestUser } from '../test/helpers/factories.ts';
 import { type HttpOutcome, httpRequest, type ServiceProcess, startService } from '../test/helpers/service-process.ts';
@@ -189,14 +190,14 @@ class Chaos {
       const em = this.orm!.em.fork();
       const user = await createUserWithToken(em, { timezone: 'UTC' });
       await setSchedule(em, user.id, EVERY_DAY);
-      hosts.push({ user, eventTypeId: await createEventType(em, user.id) });
+      hosts.push({ user, eventTypeId: (await createEventType(em, user.id)).id });
     }
     return hosts;
   }
 
   async createCollective(hosts: Host[]): Promise<string> {
     const ids = hosts.map((host) => host.user.id);
-    return createEventType(this.orm!.em.fork(), ids[0]!, { kind: 'collective', hosts: ids });
+    return (await createEventType(this.orm!.em.fork(), ids[0]!, { kind: 'collective', hosts: ids })).id;
   }
 
   async book(instance: Instance, host: Host, startMs: number): Promise<Sample> {

@@ -3,8 +3,8 @@
  * the heavy user, written from the services' own column lists so that they stay in step with them.
  */
 import { sortKeySql } from '../src/lib/keyset.ts';
-import { BOOKING_ROW_COLUMNS } from '../src/modules/bookings/bookings.schemas.ts';
-import { LEAD_ROW_COLUMNS } from '../src/modules/leads/leads.schemas.ts';
+import { BOOKING_COLUMNS } from '../src/modules/bookings/booking.rows.ts';
+import { LEAD_COLUMNS } from '../src/modules/leads/lead.rows.ts';
 import type { BenchFixture } from './dataset.ts';
 import { withClient } from './dataset.ts';
 import { BOOKINGS_PAGE, DEEP_PAGES, SEARCH_TERM } from './scenarios.ts';
@@ -22,7 +22,7 @@ export async function explainQueries(dbUrl: string, fixture: BenchFixture): Prom
     const windowFrom = new Date(Date.parse(fixture.availability.windowFrom) - 86_400_000);
     const windowTo = new Date(Date.parse(fixture.availability.windowTo) + 86_400_000);
     const bookingsSql = (after: string) => `
-      select ${BOOKING_ROW_COLUMNS}, ${sortKeySql('b.start_at')} as sort_key
+      select ${BOOKING_COLUMNS}, ${sortKeySql('b.start_at')} as sort_key
         from booking b join event_type et on et.id = b.event_type_id
        where b.owner_id = $1 ${after}
        order by b.start_at desc, b.id desc limit ${BOOKINGS_PAGE + 1}`;
@@ -45,7 +45,7 @@ export async function explainQueries(dbUrl: string, fixture: BenchFixture): Prom
       ],
       [
         'GET /leads, first page',
-        `select ${LEAD_ROW_COLUMNS}, ${sortKeySql('l.created_at')} as sort_key
+        `select ${LEAD_COLUMNS}, ${sortKeySql('l.created_at')} as sort_key
            from lead l join event_type et on et.id = l.event_type_id
           where l.owner_id = $1 order by l.created_at desc, l.id desc limit ${BOOKINGS_PAGE + 1}`,
         [heavy],

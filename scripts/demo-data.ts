@@ -1,18 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { z } from 'zod';
 import { createPersonalAccessToken } from '../src/identity/personal-access-tokens.ts';
 import { ALL_SCOPES } from '../src/identity/scopes.ts';
+import type { Plan } from '../src/identity/user.entity.ts';
 import { getAvailability } from '../src/modules/availability/availability.service.ts';
 import { createBooking } from '../src/modules/bookings/booking-creation.service.ts';
 import type { Booking } from '../src/modules/bookings/bookings.schemas.ts';
 import { cancelBooking } from '../src/modules/bookings/bookings.service.ts';
 import { refreshContacts } from '../src/modules/contacts/contacts.projection.ts';
-import { EventTypeEntity, type EventTypeKind } from '../src/modules/event-types/event-type.entity.ts';
+import { CreateEventTypeInputSchema } from '../src/modules/event-types/event-type-input.schemas.ts';
+import { createEventType } from '../src/modules/event-types/event-types.service.ts';
 import { captureLead } from '../src/modules/leads/lead-capture.service.ts';
-import type { LeadStatus } from '../src/modules/leads/lead.entity.ts';
-import type { Plan } from '../src/identity/user.entity.ts';
+import type { LeadStatus } from '../src/modules/leads/lead.rows.ts';
 import { createUser, slugify } from '../src/modules/users/users.service.ts';
-import { newId } from '../src/lib/ids.ts';
 
 const DAY = 86_400_000;
 
@@ -30,15 +31,8 @@ interface SeedUser {
   eventTypes: { id: string; slug: string; name: string; active: boolean; durationsMin: number[] }[];
 }
 
-interface EventTypeSeed {
-  name: string;
-  slug: string;
-  kind: EventTypeKind;
-  durationsMin: number[];
-  active: boolean;
-  seatsPerSlot?: number;
-  bufferAfterMin?: number;
-}
+/** A POST /event-types body, with the fields the seed document lists required. */
+type EventTypeSeed = z.input<typeof CreateEventTypeInputSchema> & { slug: string; active: boolean };
 
 const TEAM_EVENT_TYPES: EventTypeSeed[] = [
   { name: 'Intro call', slug: 'intro-call', kind: 'one_on_one', durationsMin: [30, 60], active: true, bufferAfterMin: 10 },
@@ -78,21 +72,10 @@ async function seedTeamUser(
 ): Promise<SeedUser> {
   const seeded = await seedPlainUser(em, { ...options, plan: 'team' });
   for (const seed of TEAM_EVENT_TYPES) {
-    const id = newId();
-    em.create(EventTypeEntity, {
-      id,
-      ownerId: seeded.id,
-      name: seed.name,
-      slug: seed.slug,
-      kind: seed.kind,
-      durationsMin: seed.durationsMin,
-      bufferAfterMin: seed.bufferAfterMin ?? 0,
-      seatsPerSlot: seed.seatsPerSlot ?? 1,
-      active: seed.active,
-    });
+    // The document lists ids and slugs, not URLs, so the site's address plays no part here.
+    const { id } = await createEventType(em, seeded.id, CreateEventTypeInputSchema.parse(seed), options.now, '');
     seeded.eventTypes.push({ id, slug: seed.slug, name: seed.name, active: seed.active, durationsMin: seed.durationsMin });
   }
-  await em.flush();
   const [intro, workshop] = seeded.eventTypes as [SeedUser['eventTypes'][number], SeedUser['eventTypes'][number]];
   const inbox = (person: string) => `${slugify(person.split(' ')[0]!)}.${options.handle}.${options.run}@example.org`;
 

@@ -1,12 +1,7 @@
 import { PersonalAccessTokenEntity } from '../identity/personal-access-token.entity.ts';
 import { LoginAttemptEntity, SessionEntity } from '../identity/session.entity.ts';
 import { AvailabilityScheduleEntity } from '../modules/availability/availability-schedule.entity.ts';
-import { BookingBusyBlockEntity, BookingEntity, BusyBlockEntity } from '../modules/bookings/booking.entity.ts';
-import { ContactEntity } from '../modules/contacts/contact.entity.ts';
-import { EventTypeEntity, EventTypeHostEntity } from '../modules/event-types/event-type.entity.ts';
-import { LeadEntity } from '../modules/leads/lead.entity.ts';
 import { UserEntity } from '../identity/user.entity.ts';
-import { IdempotencyKeyEntity } from '../lib/idempotency-key.entity.ts';
 import { OAuthAuthorizationCodeEntity } from '../oauth/oauth-authorization-code.entity.ts';
 import { OAuthClientEntity } from '../oauth/oauth-client.entity.ts';
 import { OAuthGrantEntity } from '../oauth/oauth-grant.entity.ts';
@@ -16,15 +11,7 @@ import { OAuthAccessTokenEntity, OAuthRefreshTokenEntity } from '../oauth/oauth-
 export const entities = [
   UserEntity,
   PersonalAccessTokenEntity,
-  EventTypeEntity,
-  EventTypeHostEntity,
   AvailabilityScheduleEntity,
-  BookingEntity,
-  BusyBlockEntity,
-  BookingBusyBlockEntity,
-  LeadEntity,
-  ContactEntity,
-  IdempotencyKeyEntity,
   SessionEntity,
   LoginAttemptEntity,
   OAuthClientEntity,

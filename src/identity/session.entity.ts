@@ -5,12 +5,12 @@ export const SessionEntity = defineEntity({
   name: 'Session',
   tableName: 'user_session',
   properties: {
-    id: p.string().primary(),
-    idHash: p.string().unique().hidden(),
-    userId: p.string(),
+    id: p.text().primary(),
+    idHash: p.text().unique('user_session_id_hash_key').hidden(),
+    userId: p.text(),
     /** Bound to this session: every state-changing form of the signed-in user must echo it. */
-    csrfToken: p.string().hidden(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    csrfToken: p.text().hidden(),
+    createdAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),
     expiresAt: p.datetime(),
   },
 });
@@ -20,9 +20,9 @@ export const LoginAttemptEntity = defineEntity({
   name: 'LoginAttempt',
   tableName: 'login_attempt',
   properties: {
-    id: p.string().primary(),
-    emailKey: p.string(),
-    ip: p.string(),
+    id: p.text().primary(),
+    emailKey: p.text(),
+    ip: p.text(),
     attemptedAt: p.datetime(),
   },
 });

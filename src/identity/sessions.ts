@@ -81,7 +81,7 @@ export interface ResolvedSession {
 export async function resolveSession(
   em: EntityManager,
   cookieValue: string | undefined,
-  now: Date = new Date(),
+  now: Date,
 ): Promise<ResolvedSession | null> {
   if (!cookieValue || !looksLikeToken(SESSION_PREFIX, cookieValue)) return null;
   const session = await em.findOne(SessionEntity, { idHash: hashToken(cookieValue) });

@@ -231,7 +231,7 @@ async function insertClient(em: EntityManager, input: NewClient, now: Date): Pro
 export async function createOAuthClient(
   em: EntityManager,
   input: { ownerUserId: string; name: string; redirectUris: string[]; type: ClientType },
-  now: Date = new Date(),
+  now: Date,
 ): Promise<CreatedClient> {
   const name = checkedAppName(input.name);
   if (input.redirectUris.length === 0 || input.redirectUris.length > MAX_REDIRECT_URIS) {

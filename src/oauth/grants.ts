@@ -79,7 +79,7 @@ interface GrantRow {
  * The apps a user has authorized and not revoked, newest first: one entry per approval that still has a
  * live refresh token (a grant whose tokens all expired is no longer access anyone holds).
  */
-export async function listGrantsForUser(em: EntityManager, userId: string, now: Date = new Date()): Promise<GrantSummary[]> {
+export async function listGrantsForUser(em: EntityManager, userId: string, now: Date): Promise<GrantSummary[]> {
   const rows = await em.execute<GrantRow[]>(
     `select g.id, c.client_id, c.name as client_name, c.dynamically_registered, g.scopes, g.resource, g.created_at,
             (select max(t.created_at) from oauth_access_token t where t.grant_id = g.id) as last_token_issued_at
@@ -105,7 +105,7 @@ export async function listGrantsForUser(em: EntityManager, userId: string, now: 
  * The user withdraws an app's access: the grant and every token of it stop working at once.
  * False when the grant does not exist, is someone else's, or was already revoked.
  */
-export async function revokeGrant(em: EntityManager, userId: string, grantId: string, now: Date = new Date()): Promise<boolean> {
+export async function revokeGrant(em: EntityManager, userId: string, grantId: string, now: Date): Promise<boolean> {
   return em.transactional(async (tx) => {
     const grant = await tx.findOne(OAuthGrantEntity, { id: grantId, userId });
     if (!grant) return false;

@@ -5,16 +5,16 @@ export const OAuthAuthorizationCodeEntity = defineEntity({
   name: 'OAuthAuthorizationCode',
   tableName: 'oauth_authorization_code',
   properties: {
-    id: p.string().primary(),
-    codeHash: p.string().unique().hidden(),
-    grantId: p.string(),
-    redirectUri: p.string(),
+    id: p.text().primary(),
+    codeHash: p.text().unique('oauth_authorization_code_code_hash_key').hidden(),
+    grantId: p.text(),
+    redirectUri: p.text(),
     /** Whether the authorization request named redirect_uri; if so the token request must repeat it. */
     redirectUriInRequest: p.boolean(),
-    codeChallenge: p.string().nullable(),
-    codeChallengeMethod: p.string().nullable(),
+    codeChallenge: p.text().nullable(),
+    codeChallengeMethod: p.text().nullable(),
     expiresAt: p.datetime(),
     consumedAt: p.datetime().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),
   },
 });

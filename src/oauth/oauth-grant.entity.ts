@@ -5,15 +5,15 @@ export const OAuthGrantEntity = defineEntity({
   name: 'OAuthGrant',
   tableName: 'oauth_grant',
   properties: {
-    id: p.string().primary(),
-    userId: p.string(),
+    id: p.text().primary(),
+    userId: p.text(),
     /** The client's row id (oauth_client.id), not its public client_id. */
-    clientId: p.string(),
+    clientId: p.text(),
     scopes: p.array(),
     /** The RFC 8707 resource the tokens are bound to; null when the client named none. */
-    resource: p.string().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    resource: p.text().nullable(),
+    createdAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),
     revokedAt: p.datetime().nullable(),
-    revokedReason: p.string().nullable(),
+    revokedReason: p.text().nullable(),
   },
 });

@@ -5,14 +5,14 @@ export const OAuthRefreshTokenEntity = defineEntity({
   name: 'OAuthRefreshToken',
   tableName: 'oauth_refresh_token',
   properties: {
-    id: p.string().primary(),
-    tokenHash: p.string().unique().hidden(),
-    grantId: p.string(),
+    id: p.text().primary(),
+    tokenHash: p.text().unique('oauth_refresh_token_token_hash_key').hidden(),
+    grantId: p.text(),
     expiresAt: p.datetime(),
     revokedAt: p.datetime().nullable(),
     rotatedAt: p.datetime().nullable(),
-    replacedBy: p.string().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    replacedBy: p.text().nullable(),
+    createdAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),
   },
 });
 
@@ -21,15 +21,15 @@ export const OAuthAccessTokenEntity = defineEntity({
   name: 'OAuthAccessToken',
   tableName: 'oauth_access_token',
   properties: {
-    id: p.string().primary(),
-    tokenHash: p.string().unique().hidden(),
-    grantId: p.string(),
+    id: p.text().primary(),
+    tokenHash: p.text().unique('oauth_access_token_token_hash_key').hidden(),
+    grantId: p.text(),
     /** The refresh token issued in the same response: rotating that one revokes this one. */
-    refreshTokenId: p.string().nullable(),
+    refreshTokenId: p.text().nullable(),
     scopes: p.array(),
-    resource: p.string().nullable(),
+    resource: p.text().nullable(),
     expiresAt: p.datetime(),
     revokedAt: p.datetime().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),
   },
 });

@@ -7,7 +7,8 @@ import { loadEnv } from '../../src/config/env.ts';
 import { BOOKING_CONTENTION, DATABASE_TIMEOUTS } from '../../src/config/timeouts.ts';
 import { initOrm, type Orm } from '../../src/db/orm.ts';
 import { fixedClock } from '../../src/lib/clock.ts';
-import { createEventType, invitee, setSchedule, WEEKDAYS_9_TO_5 } from '../bookings/fixtures.ts';
+import { invitee, setSchedule, WEEKDAYS_9_TO_5 } from '../bookings/fixtures.ts';
+import { createEventType } from '../helpers/booking-factories.ts';
 import { createTestDatabase, startTestApp, type TestApp, type TestDatabase } from '../helpers/app.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
 import { FreezableRelay } from '../helpers/freezable-relay.ts';
@@ -59,7 +60,7 @@ describe('a frozen database', () => {
     http = supertest(app.fastify.server);
     user = await createUserWithToken(orm.em.fork(), { timezone: 'UTC' });
     await setSchedule(orm.em.fork(), user.id, WEEKDAYS_9_TO_5);
-    eventTypeId = await createEventType(orm.em.fork(), user.id, { durationsMin: [15] });
+    eventTypeId = (await createEventType(orm.em.fork(), user.id, { durationsMin: [15] })).id;
   });
   afterAll(async () => {
     relay.thaw();
@@ -139,7 +140,7 @@ describe('a request deadline', () => {
     http = supertest(app.fastify.server);
     user = await createUserWithToken(orm.em.fork(), { timezone: 'UTC' });
     await setSchedule(orm.em.fork(), user.id, WEEKDAYS_9_TO_5);
-    eventTypeId = await createEventType(orm.em.fork(), user.id);
+    eventTypeId = (await createEventType(orm.em.fork(), user.id)).id;
   });
   afterAll(async () => {
     relay.thaw();
@@ -213,7 +214,7 @@ describe('a lock held elsewhere', () => {
   });
 
   it(`a booking whose host calendar stays locked gets a 409 after ${BOOKING_CONTENTION.hostLockMs} ms, and books once it is free`, async () => {
-    const eventTypeId = await createEventType(t.em(), owner.id);
+    const eventTypeId = (await createEventType(t.em(), owner.id)).id;
     const book = () =>
       t.http
         .post('/api/v2/bookings')
@@ -233,7 +234,7 @@ describe('a lock held elsewhere', () => {
   });
 
   it(`a write whose row stays locked gets a 503 with Retry-After after ${DATABASE_TIMEOUTS.lockMs} ms, and succeeds once it is free`, async () => {
-    const eventTypeId = await createEventType(t.em(), owner.id);
+    const eventTypeId = (await createEventType(t.em(), owner.id)).id;
     const rename = (name: string) =>
       t.http
         .patch(`/api/v2/event-types/${eventTypeId}`)

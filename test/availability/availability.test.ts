@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/lib/clock.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
-import { createEventType, type EventTypeOptions, invitee, setSchedule, WEEKDAYS_9_TO_5 } from '../bookings/fixtures.ts';
+import { invitee, setSchedule, WEEKDAYS_9_TO_5 } from '../bookings/fixtures.ts';
+import { createEventType, type EventTypeOptions } from '../helpers/booking-factories.ts';
 
 // "Now": Sunday 2026-03-01 12:00 UTC, before both daylight-saving changes of the spring.
 const NOW = '2026-03-01T12:00:00Z';
@@ -20,7 +21,7 @@ describe('GET /api/v2/availability', () => {
   const startsOf = (res: { body: { data: { start: string }[] } }) => res.body.data.map((slot) => slot.start);
 
   async function eventTypeFor(user: TestUser, options: EventTypeOptions = {}) {
-    return createEventType(t.em(), user.id, options);
+    return (await createEventType(t.em(), user.id, options)).id;
   }
 
   beforeAll(async () => {

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/lib/clock.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
-import { createEventType, type EventTypeOptions, invitee, setSchedule, WEEKDAYS_9_TO_5 } from './fixtures.ts';
+import { invitee, setSchedule, WEEKDAYS_9_TO_5 } from './fixtures.ts';
+import { createEventType, type EventTypeOptions } from '../helpers/booking-factories.ts';
 
 const NOW = '2026-03-01T12:00:00Z';
 const CONCURRENT = 60;
@@ -19,7 +20,7 @@ describe('concurrent POST /api/v2/bookings never double-books', () => {
   async function ownerWith(options: EventTypeOptions): Promise<{ owner: TestUser; eventTypeId: string }> {
     const owner = await createUserWithToken(t.em(), { timezone: 'UTC' });
     await setSchedule(t.em(), owner.id, WEEKDAYS_9_TO_5);
-    return { owner, eventTypeId: await createEventType(t.em(), owner.id, options) };
+    return { owner, eventTypeId: (await createEventType(t.em(), owner.id, options)).id };
   }
 
   function fire(owner: TestUser, eventTypeId: string, starts: string[], durationMin = 30) {
@@ -78,7 +79,7 @@ describe('concurrent POST /api/v2/bookings never double-books', () => {
 
   it('two event types of one owner race for the same time: the host is still booked once', async () => {
     const { owner, eventTypeId } = await ownerWith({});
-    const second = await createEventType(t.em(), owner.id, { durationsMin: [60] });
+    const second = (await createEventType(t.em(), owner.id, { durationsMin: [60] })).id;
     const responses = await Promise.all([
       fire(owner, eventTypeId, Array(CONCURRENT / 2).fill('2026-03-02T11:00:00Z')),
       fire(owner, second, Array(CONCURRENT / 2).fill('2026-03-02T11:00:00Z'), 60),
@@ -105,7 +106,7 @@ describe('concurrent POST /api/v2/bookings never double-books', () => {
     const owner = await createUserWithToken(t.em(), { timezone: 'UTC' });
     const colleague = await createUserWithToken(t.em(), { timezone: 'UTC' });
     for (const user of [owner, colleague]) await setSchedule(t.em(), user.id, WEEKDAYS_9_TO_5);
-    const eventTypeId = await createEventType(t.em(), owner.id, { kind: 'round_robin', hosts: [owner.id, colleague.id] });
+    const eventTypeId = (await createEventType(t.em(), owner.id, { kind: 'round_robin', hosts: [owner.id, colleague.id] })).id;
     const responses = await fire(owner, eventTypeId, Array(CONCURRENT).fill('2026-03-02T10:00:00Z'));
     expect(statuses(responses)).toEqual({ 201: 2, 409: CONCURRENT - 2 });
     const hosts = await t.em().execute<{ host_id: string }[]>('select host_id from booking where event_type_id = ? order by host_id', [eventTypeId]);
@@ -116,8 +117,8 @@ describe('concurrent POST /api/v2/bookings never double-books', () => {
     const owner = await createUserWithToken(t.em(), { timezone: 'UTC' });
     const colleague = await createUserWithToken(t.em(), { timezone: 'UTC' });
     for (const user of [owner, colleague]) await setSchedule(t.em(), user.id, WEEKDAYS_9_TO_5);
-    const collective = await createEventType(t.em(), owner.id, { kind: 'collective', hosts: [owner.id, colleague.id] });
-    const solo = await createEventType(t.em(), colleague.id);
+    const collective = (await createEventType(t.em(), owner.id, { kind: 'collective', hosts: [owner.id, colleague.id] })).id;
+    const solo = (await createEventType(t.em(), colleague.id)).id;
     const responses = await Promise.all([
       fire(owner, collective, Array(CONCURRENT / 2).fill('2026-03-02T10:00:00Z')),
       fire(colleague, solo, Array(CONCURRENT / 2).fill('2026-03-02T10:00:00Z')),

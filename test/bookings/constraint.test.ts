@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createUserWithToken } from '../helpers/factories.ts';
-import { createEventType } from './fixtures.ts';
+
+import { createEventType } from '../helpers/booking-factories.ts';
 
 /** The database itself forbids overlapping active busy time of one host, whatever the application does. */
 describe('busy_block exclusion constraint', () => {
@@ -30,7 +31,7 @@ describe('busy_block exclusion constraint', () => {
   it('refuses an overlapping active block of the same host (23P01) and allows the rest', async () => {
     const a = await createUserWithToken(t.em());
     const b = await createUserWithToken(t.em());
-    const eventType = await createEventType(t.em(), a.id);
+    const eventType = (await createEventType(t.em(), a.id)).id;
     const insert = (host: string, from: string, to: string, active = true) =>
       t.em().execute(
         `insert into busy_block (id, host_id, event_type_id, start_at, end_at, busy, active)

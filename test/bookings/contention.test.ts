@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/lib/clock.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
-import { createEventType, invitee, setSchedule, WEEKDAYS_9_TO_5 } from './fixtures.ts';
+import { invitee, setSchedule, WEEKDAYS_9_TO_5 } from './fixtures.ts';
+import { createEventType } from '../helpers/booking-factories.ts';
 
 /**
  * Bursts of bookings on overlapping slots of one host end in 201 or 409 only (no 500 from a deadlock, no 503
@@ -74,7 +75,7 @@ describe(`${BURST} concurrent bookings on overlapping slots`, () => {
 
   it('one host, one event type: exactly one 201 per pair of overlapping slots, the rest 409', async () => {
     const owner = await host();
-    const eventTypeId = await createEventType(t.em(), owner.id, { slotIntervalMin: 15 });
+    const eventTypeId = (await createEventType(t.em(), owner.id, { slotIntervalMin: 15 })).id;
     const starts = Array.from({ length: BURST }, (_, i) => PAIRS[i % PAIRS.length]![Math.floor(i / PAIRS.length) % 2]!);
     const results = await Promise.all(starts.map((start) => book(owner.token, eventTypeId, start)));
     expectOnlyCreatedOrConflict(results);
@@ -84,10 +85,10 @@ describe(`${BURST} concurrent bookings on overlapping slots`, () => {
 
   it('two hosts shared by collective, round-robin and one-on-one event types: 201 or 409 only, never an overlap', async () => {
     const [first, second] = [await host(), await host()];
-    const collective = await createEventType(t.em(), first!.id, { kind: 'collective', hosts: [first!.id, second!.id], slotIntervalMin: 15 });
-    const roundRobin = await createEventType(t.em(), second!.id, { kind: 'round_robin', hosts: [second!.id, first!.id], slotIntervalMin: 15 });
-    const soloFirst = await createEventType(t.em(), first!.id, { slotIntervalMin: 15 });
-    const soloSecond = await createEventType(t.em(), second!.id, { slotIntervalMin: 15 });
+    const collective = (await createEventType(t.em(), first!.id, { kind: 'collective', hosts: [first!.id, second!.id], slotIntervalMin: 15 })).id;
+    const roundRobin = (await createEventType(t.em(), second!.id, { kind: 'round_robin', hosts: [second!.id, first!.id], slotIntervalMin: 15 })).id;
+    const soloFirst = (await createEventType(t.em(), first!.id, { slotIntervalMin: 15 })).id;
+    const soloSecond = (await createEventType(t.em(), second!.id, { slotIntervalMin: 15 })).id;
     const kinds = [
       { token: first!.token, eventTypeId: collective },
       { token: second!.token, eventTypeId: roundRobin },

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/lib/clock.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
-import { createEventType, invitee, setSchedule, WEEKDAYS_9_TO_5 } from './fixtures.ts';
+import { invitee, setSchedule, WEEKDAYS_9_TO_5 } from './fixtures.ts';
+import { createEventType } from '../helpers/booking-factories.ts';
 
 // "Now" is Sunday 2026-03-01 12:00 UTC; the owner works Monday to Friday 09:00–17:00 UTC.
 const NOW = '2026-03-01T12:00:00Z';
@@ -28,13 +29,13 @@ describe('POST /api/v2/bookings', () => {
     owner = await createUserWithToken(t.em(), { timezone: 'UTC', name: 'Olga Owner' });
     other = await createUserWithToken(t.em(), { timezone: 'UTC' });
     await setSchedule(t.em(), owner.id, WEEKDAYS_9_TO_5);
-    eventTypeId = await createEventType(t.em(), owner.id, {
+    eventTypeId = (await createEventType(t.em(), owner.id, {
       name: 'Intro call',
       slug: 'intro',
       durationsMin: [30, 60],
       bufferBeforeMin: 10,
       bufferAfterMin: 5,
-    });
+    })).id;
   });
   afterAll(() => t.close());
 
@@ -116,7 +117,7 @@ describe('POST /api/v2/bookings', () => {
   });
 
   it('answers 404 for an unknown event type and for another user’s', async () => {
-    const foreign = await createEventType(t.em(), other.id);
+    const foreign = (await createEventType(t.em(), other.id)).id;
     await setSchedule(t.em(), other.id, WEEKDAYS_9_TO_5);
     for (const id of ['no-such-event-type', foreign]) {
       const res = await post(body({ eventTypeId: id }));
@@ -126,7 +127,7 @@ describe('POST /api/v2/bookings', () => {
   });
 
   it('answers 409 for an inactive event type', async () => {
-    const inactive = await createEventType(t.em(), owner.id, { active: false });
+    const inactive = (await createEventType(t.em(), owner.id, { active: false })).id;
     const res = await post(body({ eventTypeId: inactive }));
     expect(res.status).toBe(409);
     expect(res.body.message).toMatch(/inactive/);
@@ -163,7 +164,7 @@ describe('POST /api/v2/bookings', () => {
   });
 
   it('refuses a slot inside the minimum notice', async () => {
-    const soon = await createEventType(t.em(), owner.id, { minNoticeMin: 24 * 60 });
+    const soon = (await createEventType(t.em(), owner.id, { minNoticeMin: 24 * 60 })).id;
     // Monday 09:00 is 21 hours after "now": too soon; Tuesday is fine.
     const res = await post(body({ eventTypeId: soon, start: `${MONDAY}T09:00:00Z` }));
     expect(res.status).toBe(409);

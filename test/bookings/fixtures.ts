@@ -1,59 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../src/lib/clock.ts';
-import { newId } from '../../src/lib/ids.ts';
-import { hashToken } from '../../src/lib/secrets.ts';
 import type { DateOverride, WeeklyHours } from '../../src/modules/availability/schedule.ts';
-import type { EventTypeKind } from '../../src/modules/event-types/event-type.entity.ts';
-
-export interface EventTypeOptions {
-  kind?: EventTypeKind;
-  durationsMin?: number[];
-  bufferBeforeMin?: number;
-  bufferAfterMin?: number;
-  minNoticeMin?: number;
-  slotIntervalMin?: number | null;
-  seatsPerSlot?: number;
-  active?: boolean;
-  secret?: boolean;
-  /** The private link's key in clear; only its hash is stored, as the service does. */
-  privateLinkKey?: string | null;
-  slug?: string;
-  name?: string;
-  hosts?: string[];
-}
-
-/** An event type owned by `ownerId` (hosts rows only when `hosts` is given). */
-export async function createEventType(em: EntityManager, ownerId: string, options: EventTypeOptions = {}): Promise<string> {
-  const id = newId();
-  const slug = options.slug ?? `meeting-${randomBytes(3).toString('hex')}`;
-  await em.execute(
-    `insert into event_type (id, owner_id, name, slug, kind, durations_min, buffer_before_min, buffer_after_min,
-                             min_notice_min, slot_interval_min, seats_per_slot, active, secret, private_link_key_hash)
-     values (?, ?, ?, ?, ?, ?::integer[], ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [
-      id,
-      ownerId,
-      options.name ?? 'Meeting',
-      slug,
-      options.kind ?? 'one_on_one',
-      `{${(options.durationsMin ?? [30]).join(',')}}`,
-      options.bufferBeforeMin ?? 0,
-      options.bufferAfterMin ?? 0,
-      options.minNoticeMin ?? 0,
-      options.slotIntervalMin ?? null,
-      options.seatsPerSlot ?? 1,
-      options.active ?? true,
-      options.secret ?? false,
-      options.privateLinkKey ? hashToken(options.privateLinkKey) : null,
-    ],
-    'run',
-  );
-  for (const host of options.hosts ?? []) {
-    await em.execute('insert into event_type_host (event_type_id, user_id) values (?, ?)', [id, host], 'run');
-  }
-  return id;
-}
 
 export async function setSchedule(
   em: EntityManager,

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/lib/clock.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
-import { createEventType, invitee, setSchedule, WEEKDAYS_9_TO_5 } from './fixtures.ts';
+import { invitee, setSchedule, WEEKDAYS_9_TO_5 } from './fixtures.ts';
+import { createEventType } from '../helpers/booking-factories.ts';
 
 describe('POST /api/v2/bookings with an Idempotency-Key', () => {
   let t: TestApp;
@@ -22,7 +23,7 @@ describe('POST /api/v2/bookings with an Idempotency-Key', () => {
     t = await startTestApp({ clock: fixedClock('2026-03-01T12:00:00Z') });
     owner = await createUserWithToken(t.em(), { timezone: 'UTC' });
     await setSchedule(t.em(), owner.id, WEEKDAYS_9_TO_5);
-    eventTypeId = await createEventType(t.em(), owner.id);
+    eventTypeId = (await createEventType(t.em(), owner.id)).id;
   });
   afterAll(() => t.close());
 
@@ -81,7 +82,7 @@ describe('POST /api/v2/bookings with an Idempotency-Key', () => {
   it('keys belong to the credential: another token may use the same key for its own request', async () => {
     const token2 = await createUserWithToken(t.em(), { timezone: 'UTC' });
     await setSchedule(t.em(), token2.id, WEEKDAYS_9_TO_5);
-    const theirs = await createEventType(t.em(), token2.id);
+    const theirs = (await createEventType(t.em(), token2.id)).id;
     const res = await post({ ...bodyAt('2026-03-02T10:00:00Z'), eventTypeId: theirs }, 'reused', token2);
     expect(res.status).toBe(201);
     expect(res.headers['idempotent-replayed']).toBeUndefined();

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
-import { createEventType, invitee, setSchedule, tickingClock, WEEKDAYS_9_TO_5 } from './fixtures.ts';
+import { invitee, setSchedule, tickingClock, WEEKDAYS_9_TO_5 } from './fixtures.ts';
+import { createEventType } from '../helpers/booking-factories.ts';
 
 const MONDAY = '2026-03-02';
 
@@ -44,7 +45,7 @@ describe('event type kinds', () => {
 
   it('one_on_one: one booking per slot, hosted by the owner', async () => {
     const [owner] = await team(1);
-    const eventTypeId = await createEventType(t.em(), owner!.id);
+    const eventTypeId = (await createEventType(t.em(), owner!.id)).id;
     const first = await book(owner!, eventTypeId, `${MONDAY}T09:00:00Z`);
     expect(first.status).toBe(201);
     expect(await hostOf(first.body.id)).toBe(owner!.id);
@@ -54,7 +55,7 @@ describe('event type kinds', () => {
 
   it('group: up to seatsPerSlot invitees share a slot; it stays offered until full', async () => {
     const [owner] = await team(1);
-    const eventTypeId = await createEventType(t.em(), owner!.id, { kind: 'group', seatsPerSlot: 2, bufferAfterMin: 10 });
+    const eventTypeId = (await createEventType(t.em(), owner!.id, { kind: 'group', seatsPerSlot: 2, bufferAfterMin: 10 })).id;
     const window = [`${MONDAY}T09:00:00Z`, `${MONDAY}T10:30:00Z`] as const;
     expect((await book(owner!, eventTypeId, `${MONDAY}T09:30:00Z`)).status).toBe(201);
     // The joinable slot is still offered; 09:00 is not (its own 10-minute after-buffer reaches the block),
@@ -71,17 +72,17 @@ describe('event type kinds', () => {
 
   it('group: a different duration at the same start is not the same slot', async () => {
     const [owner] = await team(1);
-    const eventTypeId = await createEventType(t.em(), owner!.id, { kind: 'group', seatsPerSlot: 5, durationsMin: [30, 60] });
+    const eventTypeId = (await createEventType(t.em(), owner!.id, { kind: 'group', seatsPerSlot: 5, durationsMin: [30, 60] })).id;
     expect((await book(owner!, eventTypeId, `${MONDAY}T10:00:00Z`, 30)).status).toBe(201);
     expect((await book(owner!, eventTypeId, `${MONDAY}T10:00:00Z`, 60)).status).toBe(409);
   });
 
   it('round_robin: a slot is offered while any host is free; bookings go to the least recently booked host', async () => {
     const [owner, b, c] = await team(3);
-    const eventTypeId = await createEventType(t.em(), owner!.id, {
+    const eventTypeId = (await createEventType(t.em(), owner!.id, {
       kind: 'round_robin',
       hosts: [owner!.id, b!.id, c!.id],
-    });
+    })).id;
     const assigned: string[] = [];
     for (let i = 0; i < 3; i++) {
       const res = await book(owner!, eventTypeId, `${MONDAY}T09:00:00Z`);
@@ -105,8 +106,8 @@ describe('event type kinds', () => {
 
   it('round_robin: a busy host is skipped, even when it is the least recently booked', async () => {
     const [owner, b] = await team(2);
-    const eventTypeId = await createEventType(t.em(), owner!.id, { kind: 'round_robin', hosts: [owner!.id, b!.id] });
-    const bSolo = await createEventType(t.em(), b!.id);
+    const eventTypeId = (await createEventType(t.em(), owner!.id, { kind: 'round_robin', hosts: [owner!.id, b!.id] })).id;
+    const bSolo = (await createEventType(t.em(), b!.id)).id;
     // b is busy at 10:00 through its own event type; owner was booked most recently, yet gets the slot.
     expect((await book(b!, bSolo, `${MONDAY}T10:00:00Z`)).status).toBe(201);
     const first = await book(owner!, eventTypeId, `${MONDAY}T14:00:00Z`);
@@ -119,8 +120,8 @@ describe('event type kinds', () => {
   it('round_robin and collective use each host’s own hours', async () => {
     const [owner, b] = await team(2);
     await setSchedule(t.em(), b!.id, { monday: [{ start: '12:00', end: '14:00' }] });
-    const rr = await createEventType(t.em(), owner!.id, { kind: 'round_robin', hosts: [owner!.id, b!.id], durationsMin: [60] });
-    const collective = await createEventType(t.em(), owner!.id, { kind: 'collective', hosts: [owner!.id, b!.id], durationsMin: [60] });
+    const rr = (await createEventType(t.em(), owner!.id, { kind: 'round_robin', hosts: [owner!.id, b!.id], durationsMin: [60] })).id;
+    const collective = (await createEventType(t.em(), owner!.id, { kind: 'collective', hosts: [owner!.id, b!.id], durationsMin: [60] })).id;
     const day = [`${MONDAY}T00:00:00Z`, `${MONDAY}T23:00:00Z`] as const;
     expect(await slots(owner!, rr, ...day)).toHaveLength(8);
     expect(await slots(owner!, collective, ...day)).toEqual([`${MONDAY}T12:00:00.000Z`, `${MONDAY}T13:00:00.000Z`]);
@@ -129,8 +130,8 @@ describe('event type kinds', () => {
 
   it('collective: books every host at once, and is not offered when any host is busy', async () => {
     const [owner, b] = await team(2);
-    const eventTypeId = await createEventType(t.em(), owner!.id, { kind: 'collective', hosts: [owner!.id, b!.id] });
-    const bSolo = await createEventType(t.em(), b!.id);
+    const eventTypeId = (await createEventType(t.em(), owner!.id, { kind: 'collective', hosts: [owner!.id, b!.id] })).id;
+    const bSolo = (await createEventType(t.em(), b!.id)).id;
     expect((await book(b!, bSolo, `${MONDAY}T09:30:00Z`)).status).toBe(201);
     expect(await slots(owner!, eventTypeId, `${MONDAY}T09:00:00Z`, `${MONDAY}T10:30:00Z`)).toEqual([
       `${MONDAY}T09:00:00.000Z`,
@@ -151,7 +152,7 @@ describe('event type kinds', () => {
 
   it('without event_type_host rows a round-robin event type is hosted by its owner alone', async () => {
     const [owner] = await team(1);
-    const eventTypeId = await createEventType(t.em(), owner!.id, { kind: 'round_robin' });
+    const eventTypeId = (await createEventType(t.em(), owner!.id, { kind: 'round_robin' })).id;
     const res = await book(owner!, eventTypeId, `${MONDAY}T09:00:00Z`);
     expect(res.status).toBe(201);
     expect(await hostOf(res.body.id)).toBe(owner!.id);

@@ -3,7 +3,8 @@ import { fixedClock } from '../../src/lib/clock.ts';
 import { newId } from '../../src/lib/ids.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
-import { createEventType, setSchedule, WEEKDAYS_9_TO_5 } from './fixtures.ts';
+import { setSchedule, WEEKDAYS_9_TO_5 } from './fixtures.ts';
+import { createEventType } from '../helpers/booking-factories.ts';
 
 const NOW = '2026-03-01T12:00:00Z';
 
@@ -34,8 +35,8 @@ describe('a booking converts the matching lead', () => {
     t = await startTestApp({ clock: fixedClock(NOW) });
     owner = await createUserWithToken(t.em(), { timezone: 'UTC' });
     await setSchedule(t.em(), owner.id, WEEKDAYS_9_TO_5);
-    eventTypeId = await createEventType(t.em(), owner.id);
-    otherEventTypeId = await createEventType(t.em(), owner.id);
+    eventTypeId = (await createEventType(t.em(), owner.id)).id;
+    otherEventTypeId = (await createEventType(t.em(), owner.id)).id;
   });
   afterAll(() => t.close());
 

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { fixedClock } from '../../src/lib/clock.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
-import { createEventType, invitee, setSchedule } from './fixtures.ts';
+import { invitee, setSchedule } from './fixtures.ts';
+import { createEventType } from '../helpers/booking-factories.ts';
 
 /**
  * The database's connections are cut (pg_terminate_backend from an admin connection, as a crash or a restart
@@ -30,7 +31,7 @@ describe('cutting the database connections while bookings are in flight', () => 
     await setSchedule(t.em(), owner.id, Object.fromEntries(
       ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => [day, [{ start: '00:00', end: '24:00' }]]),
     ));
-    eventTypeId = await createEventType(t.em(), owner.id, { durationsMin: [15] });
+    eventTypeId = (await createEventType(t.em(), owner.id, { durationsMin: [15] })).id;
     admin = new pg.Client({ connectionString: inject('serverUrl') });
     await admin.connect();
   });

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
-import { createBooking as insertBooking, createEventType as insertEventType } from '../helpers/booking-factories.ts';
+import { createBooking as insertBooking, createEventType, type EventTypeOptions } from '../helpers/booking-factories.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
 import { failure, trpcClient } from '../first-party/support.ts';
 import { startListeningApp } from '../oauth/support.ts';
-import { createEventType, type EventTypeOptions, invitee, setSchedule, tickingClock, WEEKDAYS_9_TO_5 } from './fixtures.ts';
+import { invitee, setSchedule, tickingClock, WEEKDAYS_9_TO_5 } from './fixtures.ts';
 
 // Sunday 1 March 2026, noon UTC (the clock ticks a second per read); hosts work Monday-Friday 09:00-17:00 UTC.
 const MONDAY = '2026-03-02';
@@ -25,7 +25,7 @@ async function host(): Promise<TestUser> {
 
 async function ownerWith(options: EventTypeOptions = {}): Promise<{ owner: TestUser; eventTypeId: string }> {
   const owner = await host();
-  return { owner, eventTypeId: await createEventType(t.em(), owner.id, options) };
+  return { owner, eventTypeId: (await createEventType(t.em(), owner.id, options)).id };
 }
 
 async function book(owner: TestUser, eventTypeId: string, start: string, durationMin = 30, email?: string) {
@@ -267,7 +267,7 @@ describe('POST /api/v2/bookings/{id}/reschedule', () => {
   it('round robin: keeps its host when that host is free at the new time, else takes a free one', async () => {
     const owner = await host();
     const other = await host();
-    const eventTypeId = await createEventType(t.em(), owner.id, { kind: 'round_robin', hosts: [owner.id, other.id] });
+    const eventTypeId = (await createEventType(t.em(), owner.id, { kind: 'round_robin', hosts: [owner.id, other.id] })).id;
     const booking = await book(owner, eventTypeId, at('10:00'));
     const hostOf = async (id: string) =>
       ((await t.em().execute('select host_id from booking where id = ?', [id])) as { host_id: string }[])[0]!.host_id;
@@ -277,7 +277,7 @@ describe('POST /api/v2/bookings/{id}/reschedule', () => {
     expect((await blocksOf(booking.id))[0]!.host_id).toBe(firstHost);
 
     // Make the current host busy at 13:00 through another event type: the move goes to the other host.
-    const blocker = await createEventType(t.em(), firstHost);
+    const blocker = (await createEventType(t.em(), firstHost)).id;
     const hostUser = firstHost === owner.id ? owner : other;
     await book(hostUser, blocker, at('13:00'));
     expect((await reschedule(owner, booking.id, { start: at('13:00') })).status).toBe(200);
@@ -288,7 +288,7 @@ describe('POST /api/v2/bookings/{id}/reschedule', () => {
   it('collective: moves every host’s block', async () => {
     const owner = await host();
     const other = await host();
-    const eventTypeId = await createEventType(t.em(), owner.id, { kind: 'collective', hosts: [owner.id, other.id] });
+    const eventTypeId = (await createEventType(t.em(), owner.id, { kind: 'collective', hosts: [owner.id, other.id] })).id;
     const booking = await book(owner, eventTypeId, at('10:00'));
     expect((await reschedule(owner, booking.id, { start: at('15:00') })).status).toBe(200);
     const blocks = await blocksOf(booking.id);
@@ -303,7 +303,7 @@ describe('POST /api/v2/bookings/{id}/reschedule', () => {
 
   it('keeps the contact’s meeting count and clears a no-show of the old time', async () => {
     const owner = await host();
-    const eventType = await insertEventType(t.em(), owner.id, { durationsMin: [30] });
+    const eventType = await createEventType(t.em(), owner.id, { durationsMin: [30] });
     const email = 'moved.person@example.test';
     const past = await insertBooking(t.em(), { eventType, startAt: '2026-02-27T10:00:00Z', invitee: { email }, noShow: true });
     const contact = async () => {

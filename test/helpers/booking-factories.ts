@@ -3,8 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../src/lib/ids.ts';
 import { hashToken } from '../../src/lib/secrets.ts';
 import { refreshContacts } from '../../src/modules/contacts/contacts.projection.ts';
-import type { EventTypeKind } from '../../src/modules/event-types/event-type.entity.ts';
-import type { LeadStatus } from '../../src/modules/leads/lead.entity.ts';
+import type { EventTypeKind } from '../../src/modules/event-types/event-type.rows.ts';
+import type { LeadStatus } from '../../src/modules/leads/lead.rows.ts';
 
 /**
  * Test data written with SQL, the way the service's own writers leave it: a booking with its busy block
@@ -30,6 +30,9 @@ export interface EventTypeOptions {
   durationsMin?: number[];
   bufferBeforeMin?: number;
   bufferAfterMin?: number;
+  minNoticeMin?: number;
+  slotIntervalMin?: number | null;
+  /** Default: 10 for a group event type (the API's default), else 1. */
   seatsPerSlot?: number;
   color?: string;
   active?: boolean;
@@ -37,10 +40,13 @@ export interface EventTypeOptions {
   /** The private link's key in clear; only its hash is stored, as the service does. */
   privateLinkKey?: string | null;
   organizationId?: string | null;
+  /** Round-robin and collective hosts (event_type_host rows); without them the owner hosts alone. */
+  hosts?: string[];
   createdAt?: Date;
   updatedAt?: Date;
 }
 
+/** The one test factory of event types: an event type owned by `ownerId`, written with SQL as the service leaves it. */
 export async function createEventType(
   em: EntityManager,
   ownerId: string,
@@ -54,8 +60,9 @@ export async function createEventType(
   const createdAt = options.createdAt ?? new Date();
   await em.execute(
     `insert into event_type (id, owner_id, name, slug, kind, durations_min, buffer_before_min, buffer_after_min,
-                             seats_per_slot, color, active, secret, private_link_key_hash, organization_id, created_at, updated_at)
-     values (?, ?, ?, ?, ?, ?::integer[], ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                             min_notice_min, slot_interval_min, seats_per_slot, color, active, secret,
+                             private_link_key_hash, organization_id, created_at, updated_at)
+     values (?, ?, ?, ?, ?, ?::integer[], ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [
       id,
       ownerId,
@@ -65,6 +72,8 @@ export async function createEventType(
       `{${durationsMin.join(',')}}`,
       options.bufferBeforeMin ?? 0,
       options.bufferAfterMin ?? 0,
+      options.minNoticeMin ?? 0,
+      options.slotIntervalMin ?? null,
       options.seatsPerSlot ?? (kind === 'group' ? 10 : 1),
       options.color ?? '#2563eb',
       options.active ?? true,
@@ -76,6 +85,9 @@ export async function createEventType(
     ],
     'run',
   );
+  for (const host of options.hosts ?? []) {
+    await em.execute('insert into event_type_host (event_type_id, user_id) values (?, ?)', [id, host], 'run');
+  }
   return {
     id,
     ownerId,

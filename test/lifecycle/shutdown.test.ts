@@ -8,7 +8,8 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.ts';
 import { initOrm, type Orm } from '../../src/db/orm.ts';
-import { createEventType, invitee, setSchedule } from '../bookings/fixtures.ts';
+import { invitee, setSchedule } from '../bookings/fixtures.ts';
+import { createEventType } from '../helpers/booking-factories.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/app.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
 import { type Exit, httpRequest, type HttpOutcome, type ServiceProcess, startService } from '../helpers/service-process.ts';
@@ -40,7 +41,7 @@ interface Host {
 async function createHost(em: EntityManager): Promise<Host> {
   const user = await createUserWithToken(em, { timezone: 'UTC' });
   await setSchedule(em, user.id, EVERY_DAY);
-  return { user, eventTypeId: await createEventType(em, user.id) };
+  return { user, eventTypeId: (await createEventType(em, user.id)).id };
 }
 
 const slotStart = () => {

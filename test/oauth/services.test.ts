@@ -19,6 +19,7 @@ describe('OAuth app and grant services', () => {
     t = await startTestApp({ publicRateLimitPerMinute: 100_000 });
   });
   afterAll(() => t.close());
+  const now = () => t.app.services.clock.now();
 
   it('creates a confidential app with a secret shown once and stored as a hash, and a public one without', async () => {
     const dev = await createPasswordUser(t.em());
@@ -27,7 +28,7 @@ describe('OAuth app and grant services', () => {
       name: '  Server App  ',
       redirectUris: ['https://srv.example.test/cb'],
       type: 'confidential',
-    });
+    }, now());
     expect(confidential.clientId).toMatch(/^oci_/);
     expect(confidential.clientSecret).toMatch(/^ocs_[a-z2-7]{52}$/);
     const row = await t.em().findOneOrFail(OAuthClientEntity, { clientId: confidential.clientId });
@@ -40,7 +41,7 @@ describe('OAuth app and grant services', () => {
       name: 'Mobile',
       redirectUris: ['http://127.0.0.1/cb'],
       type: 'public',
-    });
+    }, now());
     expect(pub.clientSecret).toBeUndefined();
     const listed = await listOAuthClientsForOwner(t.em(), dev.id);
     expect(listed.map((app) => app.clientId)).toEqual([confidential.clientId, pub.clientId]);
@@ -55,7 +56,7 @@ describe('OAuth app and grant services', () => {
         name: input.name ?? 'ok',
         redirectUris: input.redirectUris ?? ['https://ok.example.test/cb'],
         type: 'public',
-      });
+      }, now());
     for (const input of [{ name: '' }, { redirectUris: [] }, { redirectUris: ['http://plain.example.test/cb'] }]) {
       const error = await attempt(input).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(DomainError);
@@ -72,7 +73,7 @@ describe('OAuth app and grant services', () => {
       name: 'Rotating',
       redirectUris: ['https://rot.example.test/cb'],
       type: 'confidential',
-    });
+    }, now());
     const client = { clientId: created.clientId, clientSecret: created.clientSecret, redirectUri: 'https://rot.example.test/cb' };
     const { clientSecret } = await rotateClientSecret(t.em(), { ownerUserId: dev.id, clientId: created.clientId });
     expect(clientSecret).not.toBe(created.clientSecret);
@@ -89,7 +90,7 @@ describe('OAuth app and grant services', () => {
       name: 'Public',
       redirectUris: ['https://p.example.test/cb'],
       type: 'public',
-    });
+    }, now());
     await expect(rotateClientSecret(t.em(), { ownerUserId: dev.id, clientId: pub.clientId })).rejects.toMatchObject({
       code: 'conflict',
     });
@@ -104,14 +105,14 @@ describe('OAuth app and grant services', () => {
       name: 'Listed App',
       redirectUris: ['https://l.example.test/cb'],
       type: 'public',
-    });
+    }, now());
     const client = { clientId: app.clientId, redirectUri: 'https://l.example.test/cb' };
     const first = await obtainTokens(t.http, cookie, client, { scope: 'read:profile' });
     const second = await obtainTokens(t.http, cookie, client, { scope: 'read:bookings read:leads' });
     // An approval whose code was never redeemed holds no tokens: not listed.
     await obtainCode(t.http, cookie, client);
 
-    const grants = await listGrantsForUser(t.em(), user.id);
+    const grants = await listGrantsForUser(t.em(), user.id, now());
     expect(grants).toHaveLength(2);
     expect(grants[0]).toMatchObject({
       client: { clientId: app.clientId, name: 'Listed App', verified: true },
@@ -120,13 +121,13 @@ describe('OAuth app and grant services', () => {
       createdAt: expect.any(Date),
       lastTokenIssuedAt: expect.any(Date),
     });
-    expect(await listGrantsForUser(t.em(), dev.id)).toEqual([]);
+    expect(await listGrantsForUser(t.em(), dev.id, now())).toEqual([]);
 
-    expect(await revokeGrant(t.em(), dev.id, grants[0]?.id ?? '')).toBe(false);
-    expect(await revokeGrant(t.em(), user.id, grants[0]?.id ?? '')).toBe(true);
-    expect(await revokeGrant(t.em(), user.id, grants[0]?.id ?? '')).toBe(false);
+    expect(await revokeGrant(t.em(), dev.id, grants[0]?.id ?? '', now())).toBe(false);
+    expect(await revokeGrant(t.em(), user.id, grants[0]?.id ?? '', now())).toBe(true);
+    expect(await revokeGrant(t.em(), user.id, grants[0]?.id ?? '', now())).toBe(false);
     expect((await t.http.get('/api/v2/bookings').set(...bearer(second.access_token))).status).toBe(401);
     expect((await t.http.get('/api/v2/me').set(...bearer(first.access_token))).status).toBe(200);
-    expect((await listGrantsForUser(t.em(), user.id)).map((grant) => grant.scopes)).toEqual([['read:profile']]);
+    expect((await listGrantsForUser(t.em(), user.id, now())).map((grant) => grant.scopes)).toEqual([['read:profile']]);
   });
 });

@@ -165,7 +165,7 @@ export interface TestClient {
   redirectUri: string;
 }
 
-/** A developer-created app (public unless told otherwise), owned by `ownerUserId`. */
+/** A developer-created app (public unless told otherwise), owned by `ownerUserId`; created now by the wall clock (its creation time only orders listings). */
 export async function createClient(
   em: EntityManager,
   ownerUserId: string,
@@ -177,7 +177,7 @@ export async function createClient(
     name: options.name ?? 'Acme Calendar Sync',
     redirectUris,
     type: options.type ?? 'public',
-  });
+  }, new Date());
   return { clientId: created.clientId, clientSecret: created.clientSecret, redirectUri: redirectUris[0] ?? '' };
 }
 

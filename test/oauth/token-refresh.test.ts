@@ -172,7 +172,7 @@ describe('POST /oauth/token, grant_type=refresh_token (strict rotation)', () => 
       'select grant_id as id from oauth_access_token where token_hash = ?',
       [hashToken(tokens.access_token)],
     );
-    expect(await revokeGrant(t.em(), user.id, grant?.id ?? '')).toBe(true);
+    expect(await revokeGrant(t.em(), user.id, grant?.id ?? '', clock.now())).toBe(true);
     expect((await me(tokens.access_token)).status).toBe(401);
     expectInvalid(await refresh(tokens.refresh_token));
   });

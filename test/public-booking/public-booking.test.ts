@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/lib/clock.ts';
 import { BEHIND_PROXY, startTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
-import { createEventType, invitee, setSchedule, WEEKDAYS_9_TO_5 } from '../bookings/fixtures.ts';
+import { invitee, setSchedule, WEEKDAYS_9_TO_5 } from '../bookings/fixtures.ts';
+import { createEventType } from '../helpers/booking-factories.ts';
 
 const NOW = '2026-03-01T12:00:00Z';
 
@@ -39,8 +40,8 @@ describe('public booking procedures (/trpc publicBooking.*)', () => {
     owner = await createUserWithToken(t.em(), { timezone: 'Europe/Berlin', name: 'Berta Host' });
     ownerSlug = ((await t.em().execute('select slug from app_user where id = ?', [owner.id]))[0] as { slug: string }).slug;
     await setSchedule(t.em(), owner.id, WEEKDAYS_9_TO_5);
-    eventTypeId = await createEventType(t.em(), owner.id, { slug: 'consult', name: 'Consultation', durationsMin: [30, 60] });
-    secretId = await createEventType(t.em(), owner.id, { slug: 'vip', secret: true, privateLinkKey: 'k3y-s3cret' });
+    eventTypeId = (await createEventType(t.em(), owner.id, { slug: 'consult', name: 'Consultation', durationsMin: [30, 60] })).id;
+    secretId = (await createEventType(t.em(), owner.id, { slug: 'vip', secret: true, privateLinkKey: 'k3y-s3cret' })).id;
     await createEventType(t.em(), owner.id, { slug: 'old', active: false });
   });
   afterAll(() => t.close());
@@ -98,7 +99,7 @@ describe('public booking procedures (/trpc publicBooking.*)', () => {
       const bad = await api.query('publicBooking.availability', { eventTypeId, from: '2026-03-02T00:00:00Z', to: '2026-03-01T00:00:00Z' });
       expect(bad.status).toBe(400);
       expect(bad.body.error.json.details[0].path).toEqual(['to']);
-      const inactive = await createEventType(t.em(), owner.id, { active: false });
+      const inactive = (await createEventType(t.em(), owner.id, { active: false })).id;
       const res = await api.query('publicBooking.availability', { eventTypeId: inactive, from: '2026-03-02T00:00:00Z', to: '2026-03-03T00:00:00Z' });
       expect(res.status).toBe(404);
     });
@@ -128,7 +129,7 @@ describe('public booking procedures (/trpc publicBooking.*)', () => {
     it('books a secret event type by its id, refuses an inactive one with 409 and validates the body', async () => {
       const secret = await api.mutate('publicBooking.book', { eventTypeId: secretId, start: '2026-03-03T08:00:00Z', durationMin: 30, invitee: invitee() });
       expect(secret.status).toBe(200);
-      const inactive = await createEventType(t.em(), owner.id, { active: false });
+      const inactive = (await createEventType(t.em(), owner.id, { active: false })).id;
       const res = await api.mutate('publicBooking.book', { eventTypeId: inactive, start: '2026-03-03T09:00:00Z', durationMin: 30, invitee: invitee() });
       expect(res.status).toBe(409);
       const invalid = await api.mutate('publicBooking.book', { eventTypeId, start: 'soon', durationMin: 30, invitee: invitee() });

@@ -6,9 +6,9 @@ export const AvailabilityScheduleEntity = defineEntity({
   name: 'AvailabilitySchedule',
   tableName: 'availability_schedule',
   properties: {
-    userId: p.string().primary(),
+    userId: p.text().primary(),
     weekly: p.json<WeeklyHours>(),
-    overrides: p.json<DateOverride[]>(),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    overrides: p.json<DateOverride[]>().defaultRaw("'[]'"),
+    updatedAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()).onUpdate(() => new Date()),
   },
 });

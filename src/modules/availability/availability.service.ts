@@ -1,6 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalidField, notFound } from '../../lib/errors.ts';
-import type { EventTypeKind } from '../event-types/event-type.entity.ts';
+import {
+  EVENT_TYPE_COLUMNS,
+  type EventTypeKind,
+  type EventTypeRecord,
+  type EventTypeRow,
+  toEventType,
+} from '../event-types/event-type.rows.ts';
 import type { AvailabilityInput, AvailabilityOutput, Slot } from './availability.schemas.ts';
 import type { DateOverride, WeeklyHours } from './schedule.ts';
 import { computeHostSlots, type HostAvailability, type HostSlot, type SlotRules, type TimeRange } from './slots.ts';
@@ -8,74 +14,17 @@ import { formatInZone } from './wall-clock.ts';
 
 const DAY = 86_400_000;
 
-/** The event type columns the slot engine and booking creation need. */
-export interface SlotEventType {
-  id: string;
-  ownerId: string;
-  name: string;
-  slug: string;
-  kind: EventTypeKind;
-  durationsMin: number[];
-  bufferBeforeMin: number;
-  bufferAfterMin: number;
-  minNoticeMin: number;
-  slotIntervalMin: number | null;
-  seatsPerSlot: number;
-  active: boolean;
-  secret: boolean;
-  privateLinkKeyHash: string | null;
-}
-
-interface EventTypeSqlRow {
-  id: string;
-  owner_id: string;
-  name: string;
-  slug: string;
-  kind: EventTypeKind;
-  durations_min: number[];
-  buffer_before_min: number;
-  buffer_after_min: number;
-  min_notice_min: number;
-  slot_interval_min: number | null;
-  seats_per_slot: number;
-  active: boolean;
-  secret: boolean;
-  private_link_key_hash: string | null;
-}
-
-export const SLOT_EVENT_TYPE_COLUMNS = `et.id, et.owner_id, et.name, et.slug, et.kind, et.durations_min, et.buffer_before_min,
-  et.buffer_after_min, et.min_notice_min, et.slot_interval_min, et.seats_per_slot, et.active, et.secret, et.private_link_key_hash`;
-
-export function toSlotEventType(row: EventTypeSqlRow): SlotEventType {
-  return {
-    id: row.id,
-    ownerId: row.owner_id,
-    name: row.name,
-    slug: row.slug,
-    kind: row.kind,
-    durationsMin: row.durations_min,
-    bufferBeforeMin: row.buffer_before_min,
-    bufferAfterMin: row.buffer_after_min,
-    minNoticeMin: row.min_notice_min,
-    slotIntervalMin: row.slot_interval_min,
-    seatsPerSlot: row.seats_per_slot,
-    active: row.active,
-    secret: row.secret,
-    privateLinkKeyHash: row.private_link_key_hash,
-  };
-}
-
 /** An event type by id; with `ownerId`, only if that user owns it (another user's is as missing as an unknown one). */
-export async function findSlotEventType(
+export async function findEventType(
   em: EntityManager,
   id: string,
   ownerId?: string,
-): Promise<SlotEventType | undefined> {
-  const [row] = await em.execute<EventTypeSqlRow[]>(
-    `select ${SLOT_EVENT_TYPE_COLUMNS} from event_type et where et.id = ?${ownerId === undefined ? '' : ' and et.owner_id = ?'}`,
+): Promise<EventTypeRecord | undefined> {
+  const [row] = await em.execute<EventTypeRow[]>(
+    `select ${EVENT_TYPE_COLUMNS} from event_type et where et.id = ?${ownerId === undefined ? '' : ' and et.owner_id = ?'}`,
     ownerId === undefined ? [id] : [id, ownerId],
   );
-  return row ? toSlotEventType(row) : undefined;
+  return row ? toEventType(row) : undefined;
 }
 
 export interface Host {
@@ -90,7 +39,7 @@ export interface Host {
  * in event_type_host, or the owner alone when none are listed. A host without a schedule row has no hours.
  * Ordered by id (the lock order when blocks of several hosts are inserted together).
  */
-export async function loadHosts(em: EntityManager, eventType: SlotEventType): Promise<Host[]> {
+export async function loadHosts(em: EntityManager, eventType: EventTypeRecord): Promise<Host[]> {
   const multi = eventType.kind === 'round_robin' || eventType.kind === 'collective';
   const rows = await em.execute<
     { id: string; timezone: string; weekly: WeeklyHours | null; overrides: DateOverride[] | null }[]
@@ -133,7 +82,7 @@ interface BusyRow {
  */
 export async function loadHostAvailability(
   em: EntityManager,
-  eventType: SlotEventType,
+  eventType: EventTypeRecord,
   hosts: readonly Host[],
   from: number,
   to: number,
@@ -170,7 +119,7 @@ export function hostMode(kind: EventTypeKind): 'any' | 'all' {
   return kind === 'collective' ? 'all' : 'any';
 }
 
-export function slotRules(eventType: SlotEventType, durationMin: number, now: Date, from: number, to: number): SlotRules {
+export function slotRules(eventType: EventTypeRecord, durationMin: number, now: Date, from: number, to: number): SlotRules {
   return {
     durationMin,
     stepMin: eventType.slotIntervalMin ?? durationMin,
@@ -186,7 +135,7 @@ export function slotRules(eventType: SlotEventType, durationMin: number, now: Da
 /** Slots of an event type in [from, to] for a chosen duration, with the hosts free for each. */
 export async function computeEventTypeSlots(
   em: EntityManager,
-  eventType: SlotEventType,
+  eventType: EventTypeRecord,
   durationMin: number,
   now: Date,
   from: number,
@@ -208,7 +157,7 @@ export function writeInstant(epochMs: number, tz: string | undefined): string {
  */
 export async function getAvailabilityFor(
   em: EntityManager,
-  eventType: SlotEventType,
+  eventType: EventTypeRecord,
   input: AvailabilityInput,
   now: Date,
 ): Promise<AvailabilityOutput> {
@@ -232,7 +181,7 @@ export async function getAvailability(
   input: AvailabilityInput,
   now: Date,
 ): Promise<AvailabilityOutput> {
-  const eventType = await findSlotEventType(em, input.eventTypeId, ownerId);
+  const eventType = await findEventType(em, input.eventTypeId, ownerId);
   if (!eventType) throw notFound('Event type');
   return getAvailabilityFor(em, eventType, input, now);
 }

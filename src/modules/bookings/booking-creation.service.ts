@@ -26,16 +26,17 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import {
-  findSlotEventType,
+  findEventType,
   hostMode,
   loadHostAvailability,
   loadHosts,
-  type SlotEventType,
   slotRules,
 } from '../availability/availability.service.ts';
 import { computeHostSlots, type HostAvailability } from '../availability/slots.ts';
 import { refreshContacts } from '../contacts/contacts.projection.ts';
-import { BOOKING_ROW_COLUMNS, type Booking, type BookingRow, type CreateBookingInput, toBookingDto } from './bookings.schemas.ts';
+import type { EventTypeRecord } from '../event-types/event-type.rows.ts';
+import { readBooking } from './booking.rows.ts';
+import type { Booking, CreateBookingInput } from './bookings.schemas.ts';
 import { bookingTransaction, isExclusionViolation, lockHostCalendars, slotTaken } from './booking-transaction.ts';
 import { claimIdempotencyKey, type IdempotencyScope, requestHash, storeIdempotentResponse } from './idempotency.ts';
 
@@ -80,7 +81,7 @@ export async function createBooking(
 }
 
 async function bookSlot(tx: EntityManager, input: CreateBookingInput, options: CreateBookingOptions): Promise<Booking> {
-  const eventType = await findSlotEventType(tx, input.eventTypeId, options.caller.kind === 'owner' ? options.caller.userId : undefined);
+  const eventType = await findEventType(tx, input.eventTypeId, options.caller.kind === 'owner' ? options.caller.userId : undefined);
   if (!eventType) throw notFound('Event type');
   assertBookable(eventType, input.durationMin);
   const slot = await reserveSlot(tx, eventType, Date.parse(input.start), input.durationMin, options.now);
@@ -123,15 +124,11 @@ async function bookSlot(tx: EntityManager, input: CreateBookingInput, options: C
   await convertLeads(tx, eventType.id, input.invitee.email, bookingId, now);
   await refreshContacts(tx, eventType.ownerId, [input.invitee.email]);
 
-  const [row] = await tx.execute<BookingRow[]>(
-    `select ${BOOKING_ROW_COLUMNS} from booking b join event_type et on et.id = b.event_type_id where b.id = ?`,
-    [bookingId],
-  );
-  return toBookingDto(row!);
+  return readBooking(tx, eventType.ownerId, bookingId);
 }
 
 /** Step 2's refusals: an inactive event type, or a duration it does not offer (409). */
-export function assertBookable(eventType: SlotEventType, durationMin: number): void {
+export function assertBookable(eventType: EventTypeRecord, durationMin: number): void {
   if (!eventType.active) {
     throw new DomainError('conflict', 'This event type is inactive and does not accept bookings.');
   }
@@ -165,7 +162,7 @@ export interface ReserveOptions {
  */
 export async function reserveSlot(
   tx: EntityManager,
-  eventType: SlotEventType,
+  eventType: EventTypeRecord,
   start: number,
   durationMin: number,
   now: Date,
@@ -327,7 +324,7 @@ async function convertLeads(tx: EntityManager, eventTypeId: string, email: strin
 
 /** Why the engine would not offer this slot, in the caller's terms (all 409). */
 function explainUnavailable(
-  eventType: SlotEventType,
+  eventType: EventTypeRecord,
   availability: readonly HostAvailability[],
   rules: ReturnType<typeof slotRules>,
   start: number,

@@ -1,10 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError, notFound } from '../../lib/errors.ts';
-import { type SqlTimestamp, toDate } from '../../lib/sql-values.ts';
+import { toDate } from '../../lib/sql-values.ts';
 import { refreshContacts } from '../contacts/contacts.projection.ts';
-import type { BookingStatus } from './booking.entity.ts';
-import { type Booking, toBookingDto } from './bookings.schemas.ts';
-import { readBooking } from './bookings.service.ts';
+import { readBooking, readBookingRow } from './booking.rows.ts';
+import type { Booking } from './bookings.schemas.ts';
 
 /**
  * Marks (or, with `noShow: false`, unmarks) the invitee of a booking the caller owns as a no-show, and
@@ -19,9 +18,7 @@ export async function setBookingNoShow(
   now: Date,
 ): Promise<Booking> {
   return em.transactional(async (tx) => {
-    const [locked] = await tx.execute<
-      { status: BookingStatus; start_at: SqlTimestamp; no_show: boolean; invitee_email: string }[]
-    >('select status, start_at, no_show, invitee_email from booking where id = ? and owner_id = ? for update', [input.id, ownerId]);
+    const locked = await readBookingRow(tx, ownerId, input.id, { forUpdate: true });
     if (!locked) throw notFound('Booking');
     if (input.noShow && !locked.no_show) {
       if (locked.status !== 'active') {
@@ -38,8 +35,6 @@ export async function setBookingNoShow(
       await tx.execute('update booking set no_show = ?, updated_at = ? where id = ?', [input.noShow, now, input.id], 'run');
       await refreshContacts(tx, ownerId, [locked.invitee_email]);
     }
-    const row = await readBooking(tx, ownerId, input.id);
-    if (!row) throw notFound('Booking');
-    return toBookingDto(row);
+    return readBooking(tx, ownerId, input.id);
   });
 }

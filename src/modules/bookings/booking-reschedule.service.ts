@@ -17,15 +17,14 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError, notFound } from '../../lib/errors.ts';
-import { type SqlTimestamp, toDate } from '../../lib/sql-values.ts';
-import { findSlotEventType, loadHosts } from '../availability/availability.service.ts';
+import { toDate } from '../../lib/sql-values.ts';
+import { findEventType, loadHosts } from '../availability/availability.service.ts';
 import { releaseBusyBlocks } from './busy-blocks.ts';
 import { refreshContacts } from '../contacts/contacts.projection.ts';
-import type { BookingStatus } from './booking.entity.ts';
 import { assertBookable, reserveSlot } from './booking-creation.service.ts';
 import { bookingTransaction, lockHostCalendars } from './booking-transaction.ts';
-import { type Booking, toBookingDto } from './bookings.schemas.ts';
-import { readBooking } from './bookings.service.ts';
+import { readBooking, readBookingRow } from './booking.rows.ts';
+import type { Booking } from './bookings.schemas.ts';
 import { claimIdempotencyKey, type IdempotencyScope, requestHash, storeIdempotentResponse } from './idempotency.ts';
 
 export interface RescheduleInput {
@@ -45,15 +44,6 @@ export interface RescheduleResult {
   booking: Booking;
   /** True when this is the stored response of an earlier request with the same Idempotency-Key. */
   replayed: boolean;
-}
-
-interface LockedBooking {
-  status: BookingStatus;
-  event_type_id: string;
-  host_id: string;
-  start_at: SqlTimestamp;
-  duration_min: number;
-  invitee_email: string;
 }
 
 export async function rescheduleBooking(
@@ -76,22 +66,18 @@ export async function rescheduleBooking(
 }
 
 async function moveBooking(tx: EntityManager, ownerId: string, input: RescheduleInput, now: Date): Promise<Booking> {
-  const [locked] = await tx.execute<LockedBooking[]>(
-    `select status, event_type_id, host_id, start_at, duration_min, invitee_email
-       from booking where id = ? and owner_id = ? for update`,
-    [input.id, ownerId],
-  );
+  const locked = await readBookingRow(tx, ownerId, input.id, { forUpdate: true });
   if (!locked) throw notFound('Booking');
   if (locked.status !== 'active') {
     throw new DomainError('conflict', 'This booking is canceled and cannot be rescheduled; create a new booking instead.');
   }
-  const eventType = await findSlotEventType(tx, locked.event_type_id, ownerId);
+  const eventType = await findEventType(tx, locked.event_type_id, ownerId);
   if (!eventType) throw notFound('Booking');
   const durationMin = input.durationMin ?? locked.duration_min;
   assertBookable(eventType, durationMin);
 
   const start = Date.parse(input.start);
-  if (start === toDate(locked.start_at).getTime() && durationMin === locked.duration_min) return current(tx, ownerId, input.id);
+  if (start === toDate(locked.start_at).getTime() && durationMin === locked.duration_min) return readBooking(tx, ownerId, input.id);
 
   // The calendars of the old host and of every host the new time may take, before anything of them is touched,
   // in the one order every booking uses (reserveSlot's own locks are then already held).
@@ -127,11 +113,5 @@ async function moveBooking(tx: EntityManager, ownerId: string, input: Reschedule
     await tx.execute('insert into booking_busy_block (booking_id, busy_block_id) values (?, ?)', [input.id, blockId], 'run');
   }
   await refreshContacts(tx, ownerId, [locked.invitee_email]);
-  return current(tx, ownerId, input.id);
-}
-
-async function current(tx: EntityManager, ownerId: string, id: string): Promise<Booking> {
-  const row = await readBooking(tx, ownerId, id);
-  if (!row) throw notFound('Booking');
-  return toBookingDto(row);
+  return readBooking(tx, ownerId, input.id);
 }

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { TimeZoneSchema } from '../../lib/time.ts';
-import { type SqlTimestamp, toIsoString, toIsoStringOrNull } from '../../lib/sql-values.ts';
 import { EventTypeRefSchema } from '../event-types/event-types.schemas.ts';
-import { BOOKING_STATUSES, type BookingStatus } from './booking.entity.ts';
+import { BOOKING_STATUSES } from './booking.rows.ts';
 
 export const BookingStatusSchema = z.enum(BOOKING_STATUSES).meta({ id: 'BookingStatus' });
 
@@ -55,46 +54,3 @@ export const CreateBookingInputSchema = z
   .meta({ id: 'CreateBookingInput' });
 
 export type CreateBookingInput = z.infer<typeof CreateBookingInputSchema>;
-
-/** The columns a Booking is built from (booking joined with its event type). */
-export interface BookingRow {
-  id: string;
-  event_type_id: string;
-  event_type_name: string;
-  event_type_slug: string;
-  start_at: SqlTimestamp;
-  end_at: SqlTimestamp;
-  duration_min: number;
-  status: BookingStatus;
-  location_kind: string | null;
-  location_value: string | null;
-  invitee_name: string;
-  invitee_email: string;
-  invitee_timezone: string;
-  canceled_at: SqlTimestamp | null;
-  cancel_reason: string | null;
-  canceled_by: string | null;
-  created_at: SqlTimestamp;
-}
-
-/** The select list that produces a BookingRow from `booking b join event_type et`. */
-export const BOOKING_ROW_COLUMNS = `b.id, b.event_type_id, et.name as event_type_name, et.slug as event_type_slug,
-  b.start_at, b.end_at, b.duration_min, b.status, b.location_kind, b.location_value,
-  b.invitee_name, b.invitee_email, b.invitee_timezone, b.canceled_at, b.cancel_reason, b.canceled_by, b.created_at`;
-
-export function toBookingDto(row: BookingRow): Booking {
-  return {
-    id: row.id,
-    eventType: { id: row.event_type_id, name: row.event_type_name, slug: row.event_type_slug },
-    startAt: toIsoString(row.start_at),
-    endAt: toIsoString(row.end_at),
-    durationMin: row.duration_min,
-    status: row.status,
-    location: row.location_kind ? { kind: row.location_kind, value: row.location_value } : null,
-    invitee: { name: row.invitee_name, email: row.invitee_email, timezone: row.invitee_timezone },
-    canceledAt: toIsoStringOrNull(row.canceled_at),
-    cancelReason: row.cancel_reason,
-    canceledBy: row.canceled_by,
-    createdAt: toIsoString(row.created_at),
-  };
-}

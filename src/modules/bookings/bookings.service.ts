@@ -3,8 +3,16 @@ import { notFound } from '../../lib/errors.ts';
 import { openKeyset, type Page, sortKeySql } from '../../lib/keyset.ts';
 import { releaseBusyBlocks } from './busy-blocks.ts';
 import { refreshContacts } from '../contacts/contacts.projection.ts';
-import type { BookingStatus } from './booking.entity.ts';
-import { BOOKING_ROW_COLUMNS, type Booking, type BookingRow, toBookingDto } from './bookings.schemas.ts';
+import {
+  BOOKING_COLUMNS,
+  BOOKING_FROM,
+  type BookingRow,
+  type BookingStatus,
+  readBooking,
+  readBookingRow,
+  toBooking,
+} from './booking.rows.ts';
+import type { Booking } from './bookings.schemas.ts';
 
 export interface ListBookingsQuery {
   status?: BookingStatus;
@@ -54,24 +62,14 @@ export async function listBookings(em: EntityManager, ownerId: string, query: Li
   }
   params.push(query.limit + 1);
   const rows = await em.execute<BookingPageRow[]>(
-    `select ${BOOKING_ROW_COLUMNS}, ${sortKeySql('b.start_at')} as sort_key
-       from booking b join event_type et on et.id = b.event_type_id
+    `select ${BOOKING_COLUMNS}, ${sortKeySql('b.start_at')} as sort_key
+       from ${BOOKING_FROM}
       where ${conditions.join(' and ')}
       order by b.start_at desc, b.id desc
       limit ?`,
     params,
   );
-  return keyset.page(rows, query.limit, toBookingDto);
-}
-
-export async function readBooking(em: EntityManager, ownerId: string, id: string): Promise<BookingRow | undefined> {
-  const [row] = await em.execute<BookingRow[]>(
-    `select ${BOOKING_ROW_COLUMNS}
-       from booking b join event_type et on et.id = b.event_type_id
-      where b.id = ? and b.owner_id = ?`,
-    [id, ownerId],
-  );
-  return row;
+  return keyset.page(rows, query.limit, toBooking);
 }
 
 /**
@@ -90,10 +88,7 @@ export async function cancelBooking(
 ): Promise<Booking> {
   const reason = input.reason?.trim() || null;
   return em.transactional(async (tx) => {
-    const [locked] = await tx.execute<{ status: BookingStatus; invitee_email: string }[]>(
-      'select status, invitee_email from booking where id = ? and owner_id = ? for update',
-      [input.id, ownerId],
-    );
+    const locked = await readBookingRow(tx, ownerId, input.id, { forUpdate: true });
     if (!locked) throw notFound('Booking');
     if (locked.status === 'active') {
       await tx.execute(
@@ -106,8 +101,6 @@ export async function cancelBooking(
       await releaseBusyBlocks(tx, input.id);
       await refreshContacts(tx, ownerId, [locked.invitee_email]);
     }
-    const row = await readBooking(tx, ownerId, input.id);
-    if (!row) throw notFound('Booking');
-    return toBookingDto(row);
+    return readBooking(tx, ownerId, input.id);
   });
 }

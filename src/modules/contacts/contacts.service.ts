@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type SqlTimestamp, toIsoStringOrNull } from '../../lib/sql-values.ts';
+import { CONTACT_COLUMNS, type ContactRow, toContact } from './contact.rows.ts';
 import type { Contact } from './contacts.schemas.ts';
 
 export interface ListContactsQuery {
@@ -13,17 +13,6 @@ export interface ContactPage {
   data: Contact[];
   total: number;
   nextOffset: number | null;
-}
-
-interface ContactRow {
-  email: string;
-  name: string | null;
-  kind: 'client' | 'lead';
-  status: string;
-  meetings: number;
-  no_shows: number;
-  last_activity_at: SqlTimestamp | null;
-  first_seen_at: SqlTimestamp | null;
 }
 
 /** `q` as a LIKE pattern that matches it literally anywhere: %, _ and \ lose their special meaning. */
@@ -55,7 +44,7 @@ export async function listContacts(em: EntityManager, ownerId: string, query: Li
     `with total as (select count(*) as total from contact where ${where})
      select total.total, page.*
        from total left join lateral (
-         select email, name, kind, status, meetings, no_shows, last_activity_at, first_seen_at
+         select ${CONTACT_COLUMNS}
            from contact
           where ${where}
           order by last_activity_at desc nulls last, email_key
@@ -66,21 +55,8 @@ export async function listContacts(em: EntityManager, ownerId: string, query: Li
   const total = Number(rows[0]?.total ?? 0);
   const end = query.offset + query.limit;
   return {
-    data: rows.filter((row): row is ContactRow & { total: string | number } => row.email != null).map(toContactDto),
+    data: rows.filter((row): row is ContactRow & { total: string | number } => row.email != null).map(toContact),
     total,
     nextOffset: end < total ? end : null,
-  };
-}
-
-function toContactDto(row: ContactRow): Contact {
-  return {
-    email: row.email,
-    name: row.name,
-    kind: row.kind,
-    status: row.status,
-    meetings: row.meetings,
-    noShows: row.no_shows,
-    lastActivityAt: toIsoStringOrNull(row.last_activity_at),
-    firstSeenAt: toIsoStringOrNull(row.first_seen_at),
   };
 }

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { EVENT_TYPE_KINDS } from './event-type.entity.ts';
-import { type SqlTimestamp, toIsoString } from '../../lib/sql-values.ts';
+import { EVENT_TYPE_KINDS, type EventTypeRecord } from './event-type.rows.ts';
 
 export const EventTypeKindSchema = z.enum(EVENT_TYPE_KINDS).meta({ id: 'EventTypeKind' });
 
@@ -36,22 +35,6 @@ export const EventTypeRefSchema = z
   .object({ id: z.string(), name: z.string(), slug: z.string() })
   .meta({ id: 'EventTypeRef' });
 
-export interface EventTypeRow {
-  id: string;
-  name: string;
-  slug: string;
-  kind: (typeof EVENT_TYPE_KINDS)[number];
-  durationsMin: number[];
-  bufferBeforeMin: number;
-  bufferAfterMin: number;
-  color: string;
-  active: boolean;
-  secret: boolean;
-  organizationId?: string | null;
-  createdAt: SqlTimestamp;
-  updatedAt: SqlTimestamp;
-}
-
 /**
  * The public booking page of an event type. A secret one is reachable only with its private link's key,
  * which only its creator (or a visitor who was given the link) knows: pass it when known.
@@ -61,21 +44,21 @@ export function eventTypeUrl(siteUrl: string, ownerSlug: string, slug: string, p
   return privateLinkKey ? `${base}?key=${encodeURIComponent(privateLinkKey)}` : base;
 }
 
-export function toEventTypeDto(row: EventTypeRow, url: string): EventType {
+export function toEventTypeDto(eventType: EventTypeRecord, url: string): EventType {
   return {
-    id: row.id,
-    name: row.name,
-    slug: row.slug,
+    id: eventType.id,
+    name: eventType.name,
+    slug: eventType.slug,
     url,
-    kind: row.kind,
-    durationsMin: [...row.durationsMin],
-    bufferBeforeMin: row.bufferBeforeMin,
-    bufferAfterMin: row.bufferAfterMin,
-    color: row.color,
-    active: row.active,
-    secret: row.secret,
-    organizationId: row.organizationId ?? null,
-    createdAt: toIsoString(row.createdAt),
-    updatedAt: toIsoString(row.updatedAt),
+    kind: eventType.kind,
+    durationsMin: [...eventType.durationsMin],
+    bufferBeforeMin: eventType.bufferBeforeMin,
+    bufferAfterMin: eventType.bufferAfterMin,
+    color: eventType.color,
+    active: eventType.active,
+    secret: eventType.secret,
+    organizationId: eventType.organizationId,
+    createdAt: eventType.createdAt.toISOString(),
+    updatedAt: eventType.updatedAt.toISOString(),
   };
 }

@@ -2,9 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError, invalidField, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { generateToken, hashToken } from '../../lib/secrets.ts';
-import type { SqlTimestamp } from '../../lib/sql-values.ts';
 import { slugify } from '../users/users.service.ts';
-import type { EventTypeKind } from './event-type.entity.ts';
+import { EVENT_TYPE_COLUMNS, type EventTypeKind, type EventTypeRecord, type EventTypeRow, toEventType } from './event-type.rows.ts';
 import {
   type CreateEventTypeInput,
   DEFAULT_GROUP_SEATS,
@@ -13,51 +12,19 @@ import {
 } from './event-type-input.schemas.ts';
 import { type EventType, eventTypeUrl, toEventTypeDto } from './event-types.schemas.ts';
 
-interface EventTypeListRow {
-  id: string;
-  name: string;
-  slug: string;
-  kind: EventTypeKind;
-  durations_min: number[];
-  buffer_before_min: number;
-  buffer_after_min: number;
-  color: string;
-  active: boolean;
-  secret: boolean;
-  organization_id: string | null;
-  created_at: SqlTimestamp;
-  updated_at: SqlTimestamp;
-  owner_slug: string;
-}
+type EventTypeWithOwnerRow = EventTypeRow & { owner_slug: string };
 
-const EVENT_TYPE_SELECT = `select et.id, et.name, et.slug, et.kind, et.durations_min, et.buffer_before_min, et.buffer_after_min,
-            et.color, et.active, et.secret, et.organization_id, et.created_at, et.updated_at,
-            u.slug as owner_slug
+const EVENT_TYPE_SELECT = `select ${EVENT_TYPE_COLUMNS}, u.slug as owner_slug
        from event_type et join app_user u on u.id = et.owner_id`;
 
 /** `privateLinkKey`: only right after it was created, since only its hash is stored. */
-function toDto(row: EventTypeListRow, siteUrl: string, privateLinkKey?: string): EventType {
-  const eventType = {
-    id: row.id,
-    name: row.name,
-    slug: row.slug,
-    kind: row.kind,
-    durationsMin: row.durations_min,
-    bufferBeforeMin: row.buffer_before_min,
-    bufferAfterMin: row.buffer_after_min,
-    color: row.color,
-    active: row.active,
-    secret: row.secret,
-    organizationId: row.organization_id,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-  return toEventTypeDto(eventType, eventTypeUrl(siteUrl, row.owner_slug, row.slug, privateLinkKey));
+function toDto(row: EventTypeWithOwnerRow, siteUrl: string, privateLinkKey?: string): EventType {
+  return toEventTypeDto(toEventType(row), eventTypeUrl(siteUrl, row.owner_slug, row.slug, privateLinkKey));
 }
 
 /** The event types the user owns (active or not), oldest first. */
 export async function listEventTypes(em: EntityManager, ownerId: string, siteUrl: string): Promise<EventType[]> {
-  const rows = await em.execute<EventTypeListRow[]>(
+  const rows = await em.execute<EventTypeWithOwnerRow[]>(
     `${EVENT_TYPE_SELECT}
       where et.owner_id = ?
       order by et.created_at, et.id`,
@@ -73,9 +40,19 @@ async function readEventType(
   siteUrl: string,
   privateLinkKey?: string,
 ): Promise<EventType> {
-  const [row] = await em.execute<EventTypeListRow[]>(`${EVENT_TYPE_SELECT} where et.id = ? and et.owner_id = ?`, [id, ownerId]);
+  const [row] = await em.execute<EventTypeWithOwnerRow[]>(`${EVENT_TYPE_SELECT} where et.id = ? and et.owner_id = ?`, [id, ownerId]);
   if (!row) throw notFound('Event type');
   return toDto(row, siteUrl, privateLinkKey);
+}
+
+/** One of the owner's event types, locked for the rest of the transaction; 404 when it is not theirs. */
+async function lockEventType(tx: EntityManager, ownerId: string, id: string): Promise<EventTypeRecord> {
+  const [row] = await tx.execute<EventTypeRow[]>(
+    `select ${EVENT_TYPE_COLUMNS} from event_type et where et.id = ? and et.owner_id = ? for update`,
+    [id, ownerId],
+  );
+  if (!row) throw notFound('Event type');
+  return toEventType(row);
 }
 
 /**
@@ -194,11 +171,7 @@ export async function updateEventType(
 ): Promise<EventType> {
   try {
     return await em.transactional(async (tx) => {
-      const [current] = await tx.execute<{ kind: EventTypeKind; secret: boolean; has_private_link: boolean }[]>(
-        'select kind, secret, private_link_key_hash is not null as has_private_link from event_type where id = ? and owner_id = ? for update',
-        [input.id, ownerId],
-      );
-      if (!current) throw notFound('Event type');
+      const current = await lockEventType(tx, ownerId, input.id);
       assertSeatsFitKind(current.kind, input.seatsPerSlot);
 
       const sets: string[] = [];
@@ -218,11 +191,11 @@ export async function updateEventType(
       if (input.slotIntervalMin !== undefined) set('slot_interval_min', input.slotIntervalMin);
       if (input.seatsPerSlot !== undefined) set('seats_per_slot', input.seatsPerSlot);
       let privateLink: ReturnType<typeof newPrivateLinkKey> | undefined;
-      if (input.secret === true && !(current.secret && current.has_private_link)) {
+      if (input.secret === true && !(current.secret && current.privateLinkKeyHash !== null)) {
         privateLink = newPrivateLinkKey();
         set('secret', true);
         set('private_link_key_hash', privateLink.hash);
-      } else if (input.secret === false && (current.secret || current.has_private_link)) {
+      } else if (input.secret === false && (current.secret || current.privateLinkKeyHash !== null)) {
         set('secret', false);
         set('private_link_key_hash', null);
       }
@@ -255,11 +228,7 @@ export async function deactivateEventType(em: EntityManager, ownerId: string, id
  */
 export async function regeneratePrivateLink(em: EntityManager, ownerId: string, id: string, now: Date, siteUrl: string): Promise<EventType> {
   return em.transactional(async (tx) => {
-    const [current] = await tx.execute<{ secret: boolean }[]>(
-      'select secret from event_type where id = ? and owner_id = ? for update',
-      [id, ownerId],
-    );
-    if (!current) throw notFound('Event type');
+    const current = await lockEventType(tx, ownerId, id);
     if (!current.secret) {
       throw new DomainError('conflict', 'Only a secret event type has a private link: PATCH it with `secret: true` first.');
     }

@@ -2,8 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { notFound } from '../../lib/errors.ts';
 import { openKeyset, type Page, sortKeySql } from '../../lib/keyset.ts';
 import { refreshContacts } from '../contacts/contacts.projection.ts';
-import type { LeadStatus } from './lead.entity.ts';
-import { LEAD_ROW_COLUMNS, type Lead, type LeadRow, toLeadDto } from './leads.schemas.ts';
+import { LEAD_COLUMNS, LEAD_FROM, type LeadRow, type LeadStatus, readLead, toLead } from './lead.rows.ts';
+import type { Lead } from './leads.schemas.ts';
 
 export interface ListLeadsQuery {
   status?: LeadStatus;
@@ -38,14 +38,14 @@ export async function listLeads(em: EntityManager, ownerId: string, query: ListL
   }
   params.push(query.limit + 1);
   const rows = await em.execute<LeadPageRow[]>(
-    `select ${LEAD_ROW_COLUMNS}, ${sortKeySql('l.created_at')} as sort_key
-       from lead l join event_type et on et.id = l.event_type_id
+    `select ${LEAD_COLUMNS}, ${sortKeySql('l.created_at')} as sort_key
+       from ${LEAD_FROM}
       where ${conditions.join(' and ')}
       order by l.created_at desc, l.id desc
       limit ?`,
     params,
   );
-  return keyset.page(rows, query.limit, toLeadDto);
+  return keyset.page(rows, query.limit, toLead);
 }
 
 /**
@@ -67,10 +67,8 @@ export async function updateLeadStatus(
     );
     if (!updated) throw notFound('Lead');
     await refreshContacts(tx, ownerId, [updated.email]);
-    const [row] = await tx.execute<LeadRow[]>(
-      `select ${LEAD_ROW_COLUMNS} from lead l join event_type et on et.id = l.event_type_id where l.id = ?`,
-      [input.id],
-    );
-    return toLeadDto(row!);
+    const lead = await readLead(tx, ownerId, input.id);
+    if (!lead) throw notFound('Lead');
+    return lead;
   });
 }

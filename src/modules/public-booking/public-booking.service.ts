@@ -11,15 +11,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { notFound } from '../../lib/errors.ts';
 import { hashToken } from '../../lib/secrets.ts';
 import type { AvailabilityInput, AvailabilityOutput } from '../availability/availability.schemas.ts';
-import {
-  findSlotEventType,
-  getAvailabilityFor,
-  SLOT_EVENT_TYPE_COLUMNS,
-  type SlotEventType,
-  toSlotEventType,
-} from '../availability/availability.service.ts';
+import { findEventType, getAvailabilityFor } from '../availability/availability.service.ts';
 import { createBooking, type CreateBookingResult } from '../bookings/booking-creation.service.ts';
 import type { CreateBookingInput } from '../bookings/bookings.schemas.ts';
+import { EVENT_TYPE_COLUMNS, type EventTypeRecord, type EventTypeRow, toEventType } from '../event-types/event-type.rows.ts';
 import { eventTypeUrl } from '../event-types/event-types.schemas.ts';
 import { captureLead } from '../leads/lead-capture.service.ts';
 import type { CaptureLeadInput, PublicEventType, PublicEventTypeInput } from './public-booking.schemas.ts';
@@ -37,15 +32,15 @@ export async function getPublicEventType(
   siteUrl: string,
 ): Promise<PublicEventType> {
   const [row] = await em.execute<
-    (Parameters<typeof toSlotEventType>[0] & { color: string; owner_name: string | null; owner_slug: string; owner_timezone: string })[]
+    (EventTypeRow & { owner_name: string | null; owner_slug: string; owner_timezone: string })[]
   >(
-    `select ${SLOT_EVENT_TYPE_COLUMNS}, et.color, u.name as owner_name, u.slug as owner_slug, u.timezone as owner_timezone
+    `select ${EVENT_TYPE_COLUMNS}, u.name as owner_name, u.slug as owner_slug, u.timezone as owner_timezone
        from event_type et join app_user u on u.id = et.owner_id
       where u.slug = ? and et.slug = ? and et.active`,
     [input.userSlug, input.eventTypeSlug],
   );
   if (!row) throw notFound('Event type');
-  const eventType = toSlotEventType(row);
+  const eventType = toEventType(row);
   const key = eventType.secret ? input.key : undefined;
   if (eventType.secret && !(key && eventType.privateLinkKeyHash && isPrivateLinkKey(key, eventType.privateLinkKeyHash))) {
     throw notFound('Event type');
@@ -57,7 +52,7 @@ export async function getPublicEventType(
     url: eventTypeUrl(siteUrl, row.owner_slug, eventType.slug, key ?? undefined),
     kind: eventType.kind,
     durationsMin: eventType.durationsMin,
-    color: row.color,
+    color: eventType.color,
     minNoticeMin: eventType.minNoticeMin,
     seatsPerSlot: eventType.seatsPerSlot,
     owner: { name: row.owner_name, slug: row.owner_slug, timezone: row.owner_timezone },
@@ -65,8 +60,8 @@ export async function getPublicEventType(
 }
 
 /** An active event type by id, else 404. */
-async function findPublicEventType(em: EntityManager, id: string): Promise<SlotEventType> {
-  const eventType = await findSlotEventType(em, id);
+async function findPublicEventType(em: EntityManager, id: string): Promise<EventTypeRecord> {
+  const eventType = await findEventType(em, id);
   if (!eventType?.active) throw notFound('Event type');
   return eventType;
 }

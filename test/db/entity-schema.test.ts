@@ -1,0 +1,49 @@
+import { defineEntity, MikroORM, p } from '@mikro-orm/postgresql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ormConfig } from '../../mikro-orm.config.ts';
+import { entities } from '../../src/db/entities.ts';
+import { entityDrift } from '../../src/db/entity-drift.ts';
+import { initOrm, type Orm } from '../../src/db/orm.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/app.ts';
+
+describe('entities and migrations', () => {
+  let database: TestDatabase;
+  let orm: Orm;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    orm = await initOrm(database.url, { poolMax: 1 });
+  });
+  afterAll(async () => {
+    await orm.close();
+    await database.drop();
+  });
+
+  it('every remaining entity matches its migrated table, and tables without an entity are left alone', async () => {
+    expect(await entityDrift(orm)).toEqual([]);
+  });
+
+  it('notices an entity that changes a column type or adds a property no migration created', async () => {
+    const changed = defineEntity({
+      name: 'LoginAttempt',
+      tableName: 'login_attempt',
+      properties: {
+        id: p.text().primary(),
+        emailKey: p.text(),
+        ip: p.integer(),
+        attemptedAt: p.datetime(),
+        userAgent: p.text().nullable(),
+      },
+    });
+    const others = entities.filter((entity) => entity.meta.tableName !== 'login_attempt');
+    const drifted = await MikroORM.init({ ...ormConfig(database.url, { poolMax: 1 }), entities: [...others, changed] });
+    try {
+      expect(await entityDrift(drifted)).toEqual([
+        'alter table "login_attempt" add "user_agent" text null',
+        'alter table "login_attempt" alter column "ip" type int using ("ip"::int)',
+      ]);
+    } finally {
+      await drifted.close();
+    }
+  });
+});
