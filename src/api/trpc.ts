@@ -8,16 +8,22 @@ import type { Scope } from '../modules/auth/scopes.ts';
 import type { Context } from './context.ts';
 
 /** What a procedure declares about itself beyond its schemas; read by the OpenAPI post-processing too. */
-export type ProcedureMeta = OpenApiMeta<{
-  /** The scope a bearer token needs; absent on public procedures. */
-  scope?: Scope;
-  /** The status of a successful REST response when it is not 200 (e.g. 201 for a created resource). */
-  successStatus?: number;
-  /** Whether the procedure honours an `Idempotency-Key` header (src/api/procedures.ts reads it for the procedure). */
-  idempotent?: boolean;
-  /** Error statuses the OpenAPI document lists beyond those derived from the operation's shape (e.g. 409, 422). */
-  errorStatuses?: number[];
-}>;
+export type ProcedureMeta = Omit<
+  OpenApiMeta<{
+    /** The scope a bearer token needs; absent on public procedures. */
+    scope?: Scope;
+    /** The status of a successful REST response when it is not 200 (e.g. 201 for a created resource). */
+    successStatus?: number;
+    /** Whether the procedure honours an `Idempotency-Key` header (src/api/procedures.ts reads it for the procedure). */
+    idempotent?: boolean;
+    /** Error statuses the OpenAPI document lists beyond those derived from the operation's shape (e.g. 409, 422). */
+    errorStatuses?: number[];
+  }>,
+  'openapi'
+> & {
+  /** On /api/v2: the operationId is required, the name SDK generators give the method (never derived). */
+  openapi?: NonNullable<OpenApiMeta['openapi']> & { operationId: string };
+};
 
 const t = initTRPC
   .context<Context>()
