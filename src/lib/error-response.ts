@@ -83,7 +83,9 @@ export function toErrorResponse(error: unknown): ErrorResponse {
   if (error instanceof TRPCError) return fromTrpcError(error);
   if (error instanceof DomainError) return fromDomainError(error);
   if (error instanceof ZodError) return fromZodError(error);
-  const code = (error as { code?: unknown } | null)?.code;
+  // `throw null`, `throw 'text'`: nothing to read, so nothing to blame on the caller.
+  if (typeof error !== 'object' || error === null) return INTERNAL;
+  const code = (error as { code?: unknown }).code;
   const framework = typeof code === 'string' ? FRAMEWORK_ERRORS[code] : undefined;
   if (framework) return framework;
   if (typeof code === 'string' && code.startsWith('HPE_')) return notValidHttp();
