@@ -35,6 +35,9 @@ const UNAVAILABLE: ErrorResponse = {
 };
 const INTERNAL = errorResponse('internal', 'An unexpected error occurred. It has been logged.');
 
+/** The answer to a fault that is not an outage, for a surface that words its other errors itself (OAuth). */
+export const unexpectedError = (): ErrorResponse => INTERNAL;
+
 const UNSUPPORTED_MEDIA_TYPE_MESSAGE = 'Unsupported Content-Type: send the body as application/json.';
 
 const NOT_JSON = errorResponse('invalid_request', 'The request body is not valid JSON.');
