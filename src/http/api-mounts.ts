@@ -1,13 +1,13 @@
 import { METHODS } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type CreateOpenApiFastifyPluginOptions, fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
 import { type AppServices, type Context, createContextInner, type RequestInfo } from '../api/context.ts';
 import { buildOpenApiDocument } from '../api/openapi.ts';
 import { type AppRouter, appRouter } from '../api/root.ts';
 import { logFailureOutsideProcedure } from '../api/trpc.ts';
-import { toErrorResponse, unsupportedMediaType } from '../lib/error-response.ts';
+import { type ErrorResponse, toErrorResponse, unsupportedMediaType } from '../lib/error-response.ts';
 import type { ErrorDetail } from '../lib/errors.ts';
 import { keepJsonBodiesStrict } from '../lib/json-body.ts';
 import { methodNotAllowed, routeNotFound, sendErrorResponse } from './error-responses.ts';
@@ -86,9 +86,9 @@ export async function registerRest(app: FastifyInstance, services: AppServices, 
       // HEAD is Fastify's own answer for the GET routes.
       if (request.method === 'HEAD') return;
       const operation = operations.find((candidate) => candidate.method === request.method && candidate.pattern.test(path));
-      if (!operation) return sendErrorResponse(reply, unroutable(request.method, path));
+      if (!operation) return refuse(reply, unroutable(request.method, path));
       if (takesBody(request.method) && !request.headers['content-type']?.startsWith('application/json')) {
-        return sendErrorResponse(reply, unsupportedMediaType());
+        return refuse(reply, unsupportedMediaType());
       }
       const problems = inputProblems(request, operation, query);
       if (problems.length > 0) restInputProblems.set(request, problems);
@@ -104,14 +104,19 @@ export async function registerRest(app: FastifyInstance, services: AppServices, 
     scope.route({
       method: OTHER_METHODS,
       url: `${REST_BASE_PATH}/*`,
-      handler: async (request, reply) => sendErrorResponse(reply, unroutable(request.method, request.url.split('?')[0] ?? '')),
+      handler: async (request, reply) => refuse(reply, unroutable(request.method, request.url.split('?')[0] ?? '')),
     });
   });
 
-  function unroutable(method: string, path: string) {
+  function unroutable(method: string, path: string): ErrorResponse {
     const allowed = allowedMethods(path);
     return allowed.length === 0 ? routeNotFound(method, path) : methodNotAllowed(method, path, allowed);
   }
+}
+
+/** Every /api/v2 answer, a refusal included, is `no-store`, as the adapter's own are. */
+function refuse(reply: FastifyReply, answer: ErrorResponse): FastifyReply {
+  return sendErrorResponse(reply.header('Cache-Control', 'no-store'), answer);
 }
 
 /** The methods whose requests the adapter reads a JSON body from (it refuses any other media type for them). */
