@@ -2,8 +2,8 @@ import { generateOpenApiDocument } from 'trpc-to-openapi';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SCOPE_DESCRIPTIONS } from '../identity/scopes.ts';
-import { collectOperations, deriveOperationId, postProcessOpenApi } from './openapi-postprocess.ts';
-import { procedure, router } from './trpc.ts';
+import { collectOperations, postProcessOpenApi } from './openapi-postprocess.ts';
+import { publicProcedure as procedure, router } from './trpc.ts';
 
 // A router of its own, only for generating a document: nothing here is served.
 const ThingSchema = z.object({ id: z.string(), name: z.string() }).meta({ id: 'Thing' });
@@ -11,7 +11,7 @@ const CreateThingSchema = z.object({ ownerId: z.string(), name: z.string() }).me
 const exampleRouter = router({
   things: router({
     list: procedure
-      .meta({ scope: 'read:bookings', openapi: { method: 'GET', path: '/things', tags: ['Things'], summary: 'List things' } })
+      .meta({ scope: 'read:bookings', openapi: { method: 'GET', path: '/things', operationId: 'listThings', tags: ['Things'], summary: 'List things' } })
       .input(z.object({ limit: z.coerce.number().int().optional() }))
       .output(z.object({ data: z.array(ThingSchema) }))
       .query(() => ({ data: [] })),
@@ -21,7 +21,7 @@ const exampleRouter = router({
         successStatus: 201,
         idempotent: true,
         errorStatuses: [422],
-        openapi: { method: 'POST', path: '/things', tags: ['Things'], summary: 'Create a thing' },
+        openapi: { method: 'POST', path: '/things', operationId: 'createThing', tags: ['Things'], summary: 'Create a thing' },
       })
       .input(CreateThingSchema)
       .output(ThingSchema)
@@ -29,7 +29,14 @@ const exampleRouter = router({
     cancel: procedure
       .meta({
         scope: 'write:bookings',
-        openapi: { method: 'DELETE', path: '/things/{id}', tags: ['Things'], summary: 'Cancel a thing', description: 'Idempotent.' },
+        openapi: {
+          method: 'DELETE',
+          path: '/things/{id}',
+          operationId: 'cancelThing',
+          tags: ['Things'],
+          summary: 'Cancel a thing',
+          description: 'Idempotent.',
+        },
       })
       .input(z.object({ id: z.string(), reason: z.string().optional() }))
       .output(ThingSchema)
@@ -84,17 +91,24 @@ const errorContent = { 'application/json': { schema: { $ref: '#/components/schem
 describe('collectOperations', () => {
   it('lists only procedures with openapi meta, with their meta facts', () => {
     expect(collectOperations(exampleRouter)).toEqual([
-      { procedurePath: 'things.list', method: 'get', path: '/things', scope: 'read:bookings' },
+      { procedurePath: 'things.list', method: 'get', path: '/things', operationId: 'listThings', scope: 'read:bookings' },
       {
         procedurePath: 'things.create',
         method: 'post',
         path: '/things',
+        operationId: 'createThing',
         scope: 'write:bookings',
         successStatus: 201,
         idempotent: true,
         errorStatuses: [422],
       },
-      { procedurePath: 'things.cancel', method: 'delete', path: '/things/{id}', scope: 'write:bookings' },
+      {
+        procedurePath: 'things.cancel',
+        method: 'delete',
+        path: '/things/{id}',
+        operationId: 'cancelThing',
+        scope: 'write:bookings',
+      },
       { procedurePath: 'status', method: 'get', path: '/status', operationId: 'getStatus' },
     ]);
   });
@@ -203,12 +217,21 @@ describe('postProcessOpenApi', () => {
     expect(doc.components.parameters?.IdempotencyKey).toMatchObject({ name: 'Idempotency-Key', in: 'header' });
   });
 
-  it('names operations verb first, keeping an explicit operationId', () => {
+  it('names each operation by the operationId its procedure declares', () => {
     const { doc } = build();
     expect(doc.paths['/things']!.get!.operationId).toBe('listThings');
     expect(doc.paths['/things']!.post!.operationId).toBe('createThing');
     expect(doc.paths['/things/{id}']!.delete!.operationId).toBe('cancelThing');
     expect(doc.paths['/status']!.get!.operationId).toBe('getStatus');
+  });
+
+  it('refuses a REST procedure without an operationId: names are declared, never derived', () => {
+    const unnamed = procedure
+      .meta({ openapi: { method: 'GET', path: '/unnamed' } } as never)
+      .input(z.void())
+      .output(z.object({ ok: z.boolean() }))
+      .query(() => ({ ok: true }));
+    expect(() => collectOperations(router({ unnamed }))).toThrow('unnamed: a REST procedure needs meta.openapi.operationId');
   });
 
   it('describes every tag in use', () => {
@@ -230,22 +253,5 @@ describe('postProcessOpenApi', () => {
     }) as unknown as Doc;
     expect(Object.keys(doc.components.headers)).toEqual(['Retry-After']);
     expect(doc.components.parameters).toBeUndefined();
-  });
-});
-
-describe('deriveOperationId', () => {
-  it.each([
-    ['bookings.list', 'get', 'listBookings'],
-    ['bookings.create', 'post', 'createBooking'],
-    ['bookings.cancel', 'delete', 'cancelBooking'],
-    ['eventTypes.list', 'get', 'listEventTypes'],
-    ['eventTypes.get', 'get', 'getEventType'],
-    ['contacts.list', 'get', 'listContacts'],
-    ['availability.slots', 'get', 'getAvailabilitySlots'],
-    ['users.me', 'get', 'getUsersMe'],
-    ['schedule.update', 'put', 'updateSchedule'],
-    ['leads.listMine', 'get', 'listMine'],
-  ])('%s (%s) → %s', (path, method, expected) => {
-    expect(deriveOperationId(path, method)).toBe(expected);
   });
 });

@@ -1,5 +1,4 @@
-import { DomainError, ERROR_KINDS, summarizeIssues } from '../lib/errors.ts';
-import { isUnavailableError } from '../lib/unavailable.ts';
+import { DomainError, summarizeIssues } from '../lib/errors.ts';
 import { findUnsafeInput } from '../lib/unsafe-text.ts';
 import { authenticateBearer } from '../identity/authenticate.ts';
 import { AuthenticationError } from '../identity/bearer.ts';
@@ -7,42 +6,13 @@ import type { Principal } from '../identity/principal.ts';
 import { authenticateSession } from '../identity/session-principal.ts';
 import type { Scope } from '../identity/scopes.ts';
 import type { Context } from './context.ts';
+import {
+  type IdempotencyScope,
+  readIdempotencyKey,
+  REPLAYED_HEADER,
+} from '../modules/bookings/idempotency.ts';
 import { type RateLimiter, rateLimitHeaders } from '../lib/rate-limit.ts';
-import { middleware, procedure, TRPCError } from './trpc.ts';
-
-/** The one place domain and infrastructure errors become transport errors (status, title, body). */
-const convertErrors = middleware(async ({ ctx, next, path }) => {
-  const result = await next();
-  if (result.ok) return result;
-  const error = result.error;
-  const cause = error.cause;
-  if (cause instanceof DomainError) {
-    throw new TRPCError({ code: ERROR_KINDS[cause.code].trpcCode, message: cause.message, cause });
-  }
-  if (error.code === 'INTERNAL_SERVER_ERROR') {
-    if (isUnavailableError(cause)) {
-      ctx.log.warn({ err: cause, path }, 'backing service unavailable');
-      ctx.response.headers['Retry-After'] = '5';
-      throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: 'unavailable', cause });
-    }
-    ctx.log.error({ err: cause ?? error, path }, 'procedure failed');
-    loggedFailures.add(error);
-  }
-  return result;
-});
-
-const loggedFailures = new WeakSet<Error>();
-
-/**
- * For the HTTP adapters' onError: logs a 500 no procedure logged, because it happened in the adapter before or
- * after the procedure ran (e.g. while reading the request). Every 500 says "It has been logged"; this makes it true.
- */
-export function logFailureOutsideProcedure(log: Context['log'], error: TRPCError, path: string | undefined): void {
-  if (error.code !== 'INTERNAL_SERVER_ERROR' || loggedFailures.has(error)) return;
-  log.error({ err: error.cause ?? error, path }, 'request failed outside its procedure');
-}
-
-export const publicProcedure = procedure.use(convertErrors);
+import { middleware, publicProcedure } from './trpc.ts';
 
 /**
  * The last step before a procedure's schema: every input (REST query, path and body, tRPC input, the public
@@ -54,6 +24,22 @@ const rejectUnacceptableInput = middleware(async ({ ctx, getRawInput, next }) =>
   const problems = [...(ctx.request.inputProblems ?? []), ...(unsafe ? [unsafe] : [])];
   if (problems.length > 0) throw new DomainError('invalid_request', summarizeIssues(problems), problems);
   return next();
+});
+
+/**
+ * A procedure whose meta says `idempotent` honours an Idempotency-Key (400 when malformed): the key, in the
+ * caller's key space (the credential it authenticated with, or its address on the public booking page), reaches
+ * the procedure as `ctx.idempotency`; a replayed stored response is marked `Idempotent-Replayed: true`.
+ */
+const honourIdempotencyKey = middleware(async ({ ctx, meta, next }) => {
+  const key = meta?.idempotent ? readIdempotencyKey(ctx.request.headers) : undefined;
+  if (key === undefined) return next({ ctx: { idempotency: undefined as IdempotencyScope | undefined } });
+  const { principal } = ctx as Context;
+  const keySpace = principal ? `${principal.credential.kind}:${principal.credential.id}` : `ip:${ctx.request.ip}`;
+  const idempotency: IdempotencyScope = { principal: keySpace, key };
+  const result = await next({ ctx: { idempotency: idempotency as IdempotencyScope | undefined } });
+  if (idempotency.replayed) ctx.response.headers[REPLAYED_HEADER] = 'true';
+  return result;
 });
 
 /** Resource metadata for this API (RFC 9728); 401 and 403 challenges point clients at it. */
@@ -150,7 +136,8 @@ export const sessionProcedure = publicProcedure
   .use(authenticate)
   .use(limitRate)
   .use(requireSession)
-  .use(rejectUnacceptableInput);
+  .use(rejectUnacceptableInput)
+  .use(honourIdempotencyKey);
 
 /**
  * A procedure callable with a token carrying `scope`: authentication, the Team-plan rule, the per-token
@@ -162,7 +149,8 @@ export function scopedProcedure(scope: Scope) {
     .use(authenticate)
     .use(limitRate)
     .use(requireScope(scope))
-    .use(rejectUnacceptableInput);
+    .use(rejectUnacceptableInput)
+    .use(honourIdempotencyKey);
 }
 
 const limitPublicRate = middleware(async ({ ctx, next }) => {
@@ -174,4 +162,7 @@ const limitPublicRate = middleware(async ({ ctx, next }) => {
  * An unauthenticated procedure (the public booking page), rate-limited per client address with the
  * X-RateLimit-* headers; 429 with Retry-After when the address exceeds its budget.
  */
-export const publicRateLimitedProcedure = publicProcedure.use(limitPublicRate).use(rejectUnacceptableInput);
+export const publicRateLimitedProcedure = publicProcedure
+  .use(limitPublicRate)
+  .use(rejectUnacceptableInput)
+  .use(honourIdempotencyKey);

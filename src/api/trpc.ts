@@ -1,29 +1,29 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import superjson from 'superjson';
 import type { OpenApiMeta } from 'trpc-to-openapi';
-import { ZodError } from 'zod';
-import {
-  DomainError,
-  type ErrorBody,
-  type ErrorDetail,
-  ERROR_KINDS,
-  errorKindForTrpcCode,
-  summarizeIssues,
-} from '../lib/errors.ts';
+import { type ErrorBody, ERROR_KINDS, DomainError } from '../lib/errors.ts';
+import { toErrorResponse } from '../lib/error-response.ts';
+import { isUnavailableError } from '../lib/unavailable.ts';
 import type { Scope } from '../identity/scopes.ts';
 import type { Context } from './context.ts';
 
 /** What a procedure declares about itself beyond its schemas; read by the OpenAPI post-processing too. */
-export type ProcedureMeta = OpenApiMeta<{
-  /** The scope a bearer token needs; absent on public procedures. */
-  scope?: Scope;
-  /** The status of a successful REST response when it is not 200 (e.g. 201 for a created resource). */
-  successStatus?: number;
-  /** Whether the procedure honours an `Idempotency-Key` header. */
-  idempotent?: boolean;
-  /** Error statuses the OpenAPI document lists beyond those derived from the operation's shape (e.g. 409, 422). */
-  errorStatuses?: number[];
-}>;
+export type ProcedureMeta = Omit<
+  OpenApiMeta<{
+    /** The scope a bearer token needs; absent on public procedures. */
+    scope?: Scope;
+    /** The status of a successful REST response when it is not 200 (e.g. 201 for a created resource). */
+    successStatus?: number;
+    /** Whether the procedure honours an `Idempotency-Key` header (src/api/procedures.ts reads it for the procedure). */
+    idempotent?: boolean;
+    /** Error statuses the OpenAPI document lists beyond those derived from the operation's shape (e.g. 409, 422). */
+    errorStatuses?: number[];
+  }>,
+  'openapi'
+> & {
+  /** On /api/v2: the operationId is required, the name SDK generators give the method (never derived). */
+  openapi?: NonNullable<OpenApiMeta['openapi']> & { operationId: string };
+};
 
 const t = initTRPC
   .context<Context>()
@@ -31,8 +31,9 @@ const t = initTRPC
   .create({
     transformer: superjson,
     isDev: false,
-    errorFormatter({ shape, error }) {
-      const body = toErrorBody(error);
+    errorFormatter({ shape, error, ctx }) {
+      const { body } = toErrorResponse(error);
+      if (ctx?.request.surface === 'rest') return restErrorShape(body);
       return {
         message: body.message,
         code: shape.code,
@@ -43,40 +44,51 @@ const t = initTRPC
     },
   });
 
+/**
+ * trpc-to-openapi answers an error with `{...formatterShape, message, code, issues}`: it spreads this shape and
+ * appends its own keys. The spec's REST body is exactly `{title, message, details}`, so the shape serializes
+ * itself as that body: the keys the adapter appends never reach the wire, with no second pass over the JSON.
+ */
+function restErrorShape(body: ErrorBody): ErrorBody & { toJSON(): ErrorBody } {
+  return { ...body, toJSON: () => body };
+}
+
+/** The one place domain and infrastructure errors become transport errors (tRPC code, hence HTTP status). */
+const convertErrors = t.middleware(async ({ ctx, next, path }) => {
+  const result = await next();
+  if (result.ok) return result;
+  const error = result.error;
+  const cause = error.cause;
+  if (cause instanceof DomainError) {
+    throw new TRPCError({ code: ERROR_KINDS[cause.code].trpcCode, message: cause.message, cause });
+  }
+  if (error.code === 'INTERNAL_SERVER_ERROR') {
+    if (isUnavailableError(cause)) {
+      ctx.log.warn({ err: cause, path }, 'backing service unavailable');
+      throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: 'unavailable', cause });
+    }
+    ctx.log.error({ err: cause ?? error, path }, 'procedure failed');
+    loggedFailures.add(error);
+  }
+  return result;
+});
+
+const loggedFailures = new WeakSet<Error>();
+
+/**
+ * For the HTTP adapters' onError: logs a 500 no procedure logged, because it happened in the adapter before or
+ * after the procedure ran (e.g. while reading the request). Every 500 says "It has been logged"; this makes it true.
+ */
+export function logFailureOutsideProcedure(log: Context['log'], error: TRPCError, path: string | undefined): void {
+  if (error.code !== 'INTERNAL_SERVER_ERROR' || loggedFailures.has(error)) return;
+  log.error({ err: error.cause ?? error, path }, 'request failed outside its procedure');
+}
+
+/**
+ * The base of every procedure: errors converted first of all. tRPC's raw `procedure` is not exported, so no
+ * procedure can skip the conversion; src/api/procedures.ts builds the authenticated ones on top of this.
+ */
+export const publicProcedure = t.procedure.use(convertErrors);
+export const middleware = t.middleware;
 export const router = t.router;
 export const mergeRouters = t.mergeRouters;
-export const middleware = t.middleware;
-export const procedure = t.procedure;
-export const createCallerFactory = t.createCallerFactory;
-
-/** The `{title, message, details}` body for any error a procedure produced; 5xx bodies say nothing internal. */
-export function toErrorBody(error: TRPCError): ErrorBody {
-  const kind = errorKindForTrpcCode(error.code);
-  // Only input validation is the caller's fault; an output that fails its schema is our bug (a 500).
-  if (error.code === 'BAD_REQUEST' && error.cause instanceof ZodError) {
-    const details = zodIssuesToDetails(error.cause);
-    return { title: ERROR_KINDS.invalid_request.title, message: summarizeIssues(details), details };
-  }
-  if (kind.status >= 500) {
-    const message =
-      kind.status === 503
-        ? 'The service is temporarily unavailable. Retry shortly.'
-        : 'An unexpected error occurred. It has been logged.';
-    return { title: kind.title, message };
-  }
-  const details = error.cause instanceof DomainError ? error.cause.details : undefined;
-  if (kind.status === 400) {
-    return { title: kind.title, message: error.message, details: details ?? [] };
-  }
-  return { title: kind.title, message: error.message };
-}
-
-export function zodIssuesToDetails(error: ZodError): ErrorDetail[] {
-  return error.issues.map((issue) => ({
-    code: issue.code,
-    path: issue.path.filter((segment): segment is string | number => typeof segment !== 'symbol'),
-    message: issue.message,
-  }));
-}
-
-export { TRPCError };

@@ -1,15 +1,16 @@
 import { METHODS } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type CreateOpenApiFastifyPluginOptions, fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
 import { type AppServices, type Context, createContextInner, type RequestInfo } from '../api/context.ts';
 import { buildOpenApiDocument, REST_BASE_PATH } from '../api/openapi.ts';
-import { logFailureOutsideProcedure } from '../api/procedures.ts';
 import { type AppRouter, appRouter } from '../api/root.ts';
-import { keepJsonBodiesStrict } from '../lib/json-body.ts';
+import { logFailureOutsideProcedure } from '../api/trpc.ts';
+import { type ErrorResponse, toErrorResponse, unsupportedMediaType } from '../lib/error-response.ts';
 import type { ErrorDetail } from '../lib/errors.ts';
-import { methodNotAllowedMessage, reshapeRestErrorBody, sendError } from './error-responses.ts';
+import { keepJsonBodiesStrict } from '../lib/json-body.ts';
+import { methodNotAllowed, routeNotFound, sendErrorResponse } from './error-responses.ts';
 import { requestDeadline } from './request-deadline.ts';
 import { canonicalPath, queryStringProblems, type RestOperation, restOperations } from './rest-input.ts';
 
@@ -41,8 +42,12 @@ export async function registerTrpc(app: FastifyInstance, services: AppServices, 
       createContext: ({ req }) => contextFor(services, orm, req, 'trpc'),
       onError: ({ error, path }) => logFailureOutsideProcedure(services.log, error, path),
       // Answers carry the caller's own data (and session.current its CSRF token): never store them in a cache.
-      responseMeta: ({ ctx }) => ({
-        headers: new Headers({ 'Cache-Control': 'no-store', ...(ctx as Context | undefined)?.response.headers }),
+      responseMeta: ({ ctx, errors }) => ({
+        headers: new Headers({
+          'Cache-Control': 'no-store',
+          ...(ctx as Context | undefined)?.response.headers,
+          ...Object.assign({}, ...errors.map((error) => toErrorResponse(error).headers)),
+        }),
       }),
     },
   };
@@ -56,11 +61,14 @@ export async function registerRest(app: FastifyInstance, services: AppServices, 
     basePath: REST_BASE_PATH,
     createContext: ({ req }) => contextFor(services, orm, req as unknown as FastifyRequest, 'rest'),
     onError: ({ error, path }) => logFailureOutsideProcedure(services.log, error, path),
+    // An error's status and headers come from the one error conversion; its body from the error formatter
+    // (src/api/trpc.ts), which calls the same conversion.
     responseMeta: ({ ctx, errors }) => {
       const response = (ctx as Context | undefined)?.response;
+      const answer = errors[0] ? toErrorResponse(errors[0]) : undefined;
       return {
-        status: errors.length === 0 ? response?.status : undefined,
-        headers: { 'Cache-Control': 'no-store', ...response?.headers },
+        status: answer ? answer.status : response?.status,
+        headers: { 'Cache-Control': 'no-store', ...response?.headers, ...answer?.headers },
       };
     },
   };
@@ -69,28 +77,21 @@ export async function registerRest(app: FastifyInstance, services: AppServices, 
   const allowedMethods = (path: string) => [
     ...new Set(operations.filter((operation) => operation.pattern.test(path)).map((operation) => operation.method)),
   ];
-  const clientUrls = new WeakMap<FastifyRequest, string>();
   await app.register(async (scope) => {
-    scope.addHook('onRequest', async (request) => {
-      clientUrls.set(request, request.url);
-    });
-    scope.addHook('preHandler', async (request) => {
+    // The route table answers what the adapter would not answer in the spec's words: an unknown path (404),
+    // a known path with another method (405 with Allow) and a body that is not JSON (415).
+    scope.addHook('preHandler', async (request, reply) => {
       const [path = '', query] = splitOnce(request.url, '?');
+      // HEAD is Fastify's own answer for the GET routes.
+      if (request.method === 'HEAD') return;
       const operation = operations.find((candidate) => candidate.method === request.method && candidate.pattern.test(path));
-      if (!operation) return;
+      if (!operation) return refuse(reply, unroutable(request.method, path));
+      if (takesBody(request.method) && !request.headers['content-type']?.startsWith('application/json')) {
+        return refuse(reply, unsupportedMediaType());
+      }
       const problems = inputProblems(request, operation, query);
       if (problems.length > 0) restInputProblems.set(request, problems);
       request.raw.url = canonicalPath(path) + (query === undefined ? '' : `?${query}`);
-    });
-    scope.addHook('onSend', async (request, reply, payload) => {
-      if (reply.statusCode < 400 || typeof payload !== 'string') return payload;
-      const reshaped = reshapeRestErrorBody(
-        { method: request.method, url: clientUrls.get(request) ?? request.url, allowedMethods },
-        payload,
-      );
-      if (reshaped.status) reply.code(reshaped.status);
-      if (reshaped.headers) reply.headers(reshaped.headers);
-      return reshaped.body;
     });
     await scope.register(fastifyTRPCOpenApiPlugin, options);
     // Methods the adapter does not route (TRACE, OPTIONS, PROPFIND, QUERY, …) reach the same 405 with Allow;
@@ -102,15 +103,24 @@ export async function registerRest(app: FastifyInstance, services: AppServices, 
     scope.route({
       method: OTHER_METHODS,
       url: `${REST_BASE_PATH}/*`,
-      handler: async (request, reply) => {
-        const path = request.url.split('?')[0] ?? '';
-        const allowed = allowedMethods(path);
-        if (allowed.length === 0) return sendError(reply, 'not_found', `No route ${request.method} ${path}.`);
-        reply.header('Allow', allowed.join(', '));
-        return sendError(reply, 'method_not_allowed', methodNotAllowedMessage(request.method, path, allowed));
-      },
+      handler: async (request, reply) => refuse(reply, unroutable(request.method, request.url.split('?')[0] ?? '')),
     });
   });
+
+  function unroutable(method: string, path: string): ErrorResponse {
+    const allowed = allowedMethods(path);
+    return allowed.length === 0 ? routeNotFound(method, path) : methodNotAllowed(method, path, allowed);
+  }
+}
+
+/** Every /api/v2 answer, a refusal included, is `no-store`, as the adapter's own are. */
+function refuse(reply: FastifyReply, answer: ErrorResponse): FastifyReply {
+  return sendErrorResponse(reply.header('Cache-Control', 'no-store'), answer);
+}
+
+/** The methods whose requests the adapter reads a JSON body from (it refuses any other media type for them). */
+function takesBody(method: string): boolean {
+  return method !== 'GET' && method !== 'DELETE';
 }
 
 /** Every method Node parses that the adapter does not route (it serves GET, POST, PUT, PATCH and DELETE; HEAD is Fastify's). */

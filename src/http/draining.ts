@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { sendError } from './error-responses.ts';
+import { errorResponse } from '../lib/error-response.ts';
+import { sendErrorResponse } from './error-responses.ts';
 
 /**
  * While the server stops (`fastify.close()`: no new connections, requests in flight finish), a request that
@@ -14,8 +15,9 @@ export function registerDraining(app: FastifyInstance): void {
   });
   app.addHook('onRequest', async (_request, reply) => {
     if (!draining) return;
-    reply.header('Retry-After', '1');
-    return sendError(reply, 'unavailable', 'This instance is shutting down. Retry shortly.');
+    const answer = errorResponse('unavailable', 'This instance is shutting down. Retry shortly.');
+    // Sooner than an outage's Retry-After: the other instances are up.
+    return sendErrorResponse(reply, { ...answer, headers: { ...answer.headers, 'Retry-After': '1' } });
   });
   app.addHook('onSend', async (_request, reply, payload) => {
     if (draining) reply.header('Connection', 'close');

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { sendError } from './error-responses.ts';
+import { errorResponse } from '../lib/error-response.ts';
+import { sendErrorResponse } from './error-responses.ts';
 
 /** Where `npm run build:web` (run by `npm ci` through `prepare`) writes the first-party web app. */
 export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../dist/web', import.meta.url));
@@ -47,7 +48,7 @@ export async function registerWebApp(app: FastifyInstance, webRoot: string = DEF
 
   const sendPage = async (_request: unknown, reply: FastifyReply) => {
     if (!indexHtml) {
-      return sendError(reply, 'unavailable', 'The web app has not been built. Run `npm run build:web`.');
+      return sendErrorResponse(reply, errorResponse('unavailable', 'The web app has not been built. Run `npm run build:web`.'));
     }
     return reply.headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(indexHtml);
   };

@@ -1,4 +1,5 @@
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server';
+import { z } from 'zod';
 
 /** What can go wrong, in the service's own words; one table below turns each into an HTTP status and title. */
 export type ErrorCode =
@@ -15,11 +16,26 @@ export type ErrorCode =
   | 'unavailable'
   | 'internal';
 
-export interface ErrorDetail {
-  code: string;
-  path: (string | number)[];
-  message: string;
-}
+/** One problem with a request, in the shape zod issues have; `details` of a 400 lists them. */
+export const ErrorDetailSchema = z.object({
+  code: z.string().meta({ description: 'The kind of issue, e.g. `invalid_type`.' }),
+  path: z.array(z.union([z.string(), z.int()])).meta({ description: 'Where in the input the issue is.' }),
+  message: z.string(),
+});
+export type ErrorDetail = z.infer<typeof ErrorDetailSchema>;
+
+/** The body every error has (REST, tRPC, the HTML-less routes): the spec's `{title, message, details}`. */
+export const ErrorBodySchema = z
+  .object({
+    title: z.string().meta({ description: 'The HTTP status text, e.g. `Not Found`.', examples: ['Not Found'] }),
+    message: z.string().meta({ description: 'What went wrong, for a human.', examples: ['Booking not found'] }),
+    details: z
+      .array(ErrorDetailSchema)
+      .optional()
+      .meta({ description: 'Present on 400 responses: one entry per validation issue.' }),
+  })
+  .meta({ description: 'The body of every error response of this API.' });
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
 interface ErrorKind {
   status: number;
@@ -68,13 +84,6 @@ export const notFound = (what: string): DomainError => new DomainError('not_foun
 /** A 400 for one bad field, in the same `details` shape zod issues have. */
 export function invalidField(path: (string | number)[], message: string): DomainError {
   return new DomainError('invalid_request', `${path.join('.')}: ${message}`, [{ code: 'custom', path, message }]);
-}
-
-/** The body every error on /api/v2 has: the spec's `{title, message, details}`. */
-export interface ErrorBody {
-  title: string;
-  message: string;
-  details?: ErrorDetail[];
 }
 
 export function summarizeIssues(details: ErrorDetail[]): string {

@@ -1,9 +1,9 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AuthenticationError, parseBearerHeader } from '../identity/bearer.ts';
+import { toErrorResponse, unexpectedError } from '../lib/error-response.ts';
 import { rateLimitHeaders } from '../lib/rate-limit.ts';
 import type { SharedServices } from '../lib/services.ts';
-import { isUnavailableError } from '../lib/unavailable.ts';
 import { registerAuthorize } from './authorize.ts';
 import { authenticateClient } from './clients.ts';
 import {
@@ -69,17 +69,14 @@ export async function oauthRoutes(app: FastifyInstance, options: OAuthRoutesOpti
         const code = request.routeOptions.url === '/oauth/register' ? 'invalid_client_metadata' : 'invalid_request';
         return sendOAuthError(reply, new OAuthError(code, `The request could not be read: ${error.message}`));
       }
-      if (isUnavailableError(error)) {
+      // The service's one wording and Retry-After for a fault, in OAuth's error vocabulary.
+      const outage = toErrorResponse(error);
+      if (outage.status === 503) {
         request.log.warn({ err: error }, 'backing service unavailable');
-        return sendOAuthError(
-          reply,
-          new OAuthError('temporarily_unavailable', 'The service is temporarily unavailable. Retry shortly.', {
-            'Retry-After': '5',
-          }),
-        );
+        return sendOAuthError(reply, new OAuthError('temporarily_unavailable', outage.body.message, outage.headers));
       }
       request.log.error({ err: error }, 'OAuth endpoint failed');
-      return sendOAuthError(reply, new OAuthError('server_error', 'An unexpected error occurred. It has been logged.'));
+      return sendOAuthError(reply, new OAuthError('server_error', unexpectedError().body.message));
     });
 
     for (const path of ['/oauth/token', '/oauth/revoke', '/oauth/register', '/oauth/userinfo']) {

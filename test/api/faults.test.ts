@@ -67,6 +67,11 @@ describe('the database going away', () => {
       await terminateConnections(t.database.name);
       expectUnavailable(await me());
       expectUnavailable(await me());
+      // /trpc answers the same outage in the same words and with the same Retry-After, in tRPC's envelope.
+      const viaTrpc = await t.http.get('/trpc/users.me').set(...bearer(user.token));
+      expect(viaTrpc.status, viaTrpc.text).toBe(503);
+      expect(viaTrpc.headers['retry-after']).toMatch(/^[1-9]\d*$/);
+      expect(viaTrpc.body.error.json).toMatchObject({ title: 'Service Unavailable', message: expect.any(String) });
       const health = await t.http.get('/healthz');
       expect(health.status).toBe(503);
       expect(health.body).toEqual({ status: 'unavailable' });

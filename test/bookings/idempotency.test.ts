@@ -118,6 +118,16 @@ describe('POST /api/v2/bookings with an Idempotency-Key', () => {
     expect((await post(bodyAt('2026-03-02T14:00:00Z'), 'k'.repeat(255))).status).toBe(201);
   });
 
+  it('is read only by procedures whose meta says idempotent: elsewhere the header is ignored', async () => {
+    const res = await t.http
+      .post('/api/v2/event-types')
+      .set(...bearer(owner.token))
+      .set('Idempotency-Key', 'with space')
+      .send({ name: 'Not idempotent', durationsMin: [30] });
+    expect(res.status, res.text).toBe(201);
+    expect(res.headers['idempotent-replayed']).toBeUndefined();
+  });
+
   it('documents the header in the OpenAPI document', async () => {
     const res = await t.http.get('/api/docs/openapi.json');
     expect(res.status).toBe(200);

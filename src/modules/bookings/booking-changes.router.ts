@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import { scopedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
-import { credentialPrincipal } from './booking-creation.router.ts';
 import { setBookingNoShow } from './booking-no-show.service.ts';
 import { rescheduleBooking } from './booking-reschedule.service.ts';
 import { BookingSchema } from './bookings.schemas.ts';
-import { readIdempotencyKey, REPLAYED_HEADER } from './idempotency.ts';
 
 const BookingIdSchema = z.string().min(1).max(100).describe('The booking.');
 
@@ -51,13 +49,11 @@ export const bookingChangesRouter = router({
     .input(RescheduleBookingInputSchema)
     .output(BookingSchema)
     .mutation(async ({ ctx, input }) => {
-      const key = readIdempotencyKey(ctx.request.headers);
       const result = await rescheduleBooking(ctx.em, ctx.principal.userId, input, {
         now: ctx.clock.now(),
         deadline: ctx.request.deadline,
-        ...(key === undefined ? {} : { idempotency: { principal: credentialPrincipal(ctx.principal), key } }),
+        idempotency: ctx.idempotency,
       });
-      if (result.replayed) ctx.response.headers[REPLAYED_HEADER] = 'true';
       return result.booking;
     }),
 

@@ -1,14 +1,7 @@
 import { scopedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
-import type { Principal } from '../../identity/principal.ts';
 import { createBooking } from './booking-creation.service.ts';
 import { BookingSchema, CreateBookingInputSchema } from './bookings.schemas.ts';
-import { readIdempotencyKey, REPLAYED_HEADER } from './idempotency.ts';
-
-/** An API caller's Idempotency-Key space: the credential it authenticated with. */
-export function credentialPrincipal(principal: Principal): string {
-  return `${principal.credential.kind}:${principal.credential.id}`;
-}
 
 export const bookingCreationRouter = router({
   create: scopedProcedure('write:bookings')
@@ -37,15 +30,13 @@ export const bookingCreationRouter = router({
     .input(CreateBookingInputSchema)
     .output(BookingSchema)
     .mutation(async ({ ctx, input }) => {
-      const key = readIdempotencyKey(ctx.request.headers);
       const result = await createBooking(ctx.em, input, {
         caller: { kind: 'owner', userId: ctx.principal.userId },
         now: ctx.clock.now(),
-        idempotency: key === undefined ? undefined : { principal: credentialPrincipal(ctx.principal), key },
+        idempotency: ctx.idempotency,
         deadline: ctx.request.deadline,
       });
       ctx.response.status = result.status;
-      if (result.replayed) ctx.response.headers[REPLAYED_HEADER] = 'true';
       return result.booking;
     }),
 });

@@ -20,10 +20,13 @@ export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 const MAX_KEY_LENGTH = 255;
 
+/** One request's Idempotency-Key, made by the procedure middleware that reads it (src/api/procedures.ts). */
 export interface IdempotencyScope {
   /** Whose key space: `pat:<id>` / `oauth:<id>` / `session:<id>` for a credential, `ip:<addr>` for the public flow. */
   principal: string;
   key: string;
+  /** Set when the request was answered with the stored response, so the middleware marks the replay. */
+  replayed?: boolean;
 }
 
 export interface StoredResponse {
@@ -102,6 +105,7 @@ export async function claimIdempotencyKey(
   if (stored.response_status === 0) {
     throw new DomainError('conflict', 'A request with this Idempotency-Key is being processed; retry shortly.');
   }
+  scope.replayed = true;
   return { status: stored.response_status, body: stored.response_body };
 }
 

@@ -2,7 +2,6 @@ import { publicRateLimitedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
 import { AvailabilityInputSchema, AvailabilityOutputSchema } from '../availability/availability.schemas.ts';
 import { BookingSchema, CreateBookingInputSchema } from '../bookings/bookings.schemas.ts';
-import { readIdempotencyKey, REPLAYED_HEADER } from '../bookings/idempotency.ts';
 import {
   CaptureLeadInputSchema,
   CaptureLeadOutputSchema,
@@ -33,12 +32,10 @@ export const publicBookingRouter = router({
     .mutation(async ({ ctx, input }) => {
       const result = await bookPublicly(ctx.em, input, {
         now: ctx.clock.now(),
-        clientAddress: ctx.request.ip,
-        idempotencyKey: readIdempotencyKey(ctx.request.headers),
+        idempotency: ctx.idempotency,
         deadline: ctx.request.deadline,
       });
       ctx.response.status = result.status;
-      if (result.replayed) ctx.response.headers[REPLAYED_HEADER] = 'true';
       return result.booking;
     }),
 

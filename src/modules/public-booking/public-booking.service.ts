@@ -14,6 +14,7 @@ import type { AvailabilityInput, AvailabilityOutput } from '../availability/avai
 import { findEventType, getAvailabilityFor } from '../availability/availability.service.ts';
 import { createBooking, type CreateBookingResult } from '../bookings/booking-creation.service.ts';
 import type { CreateBookingInput } from '../bookings/bookings.schemas.ts';
+import type { IdempotencyScope } from '../bookings/idempotency.ts';
 import { EVENT_TYPE_COLUMNS, type EventTypeRecord, type EventTypeRow, toEventType } from '../event-types/event-type.rows.ts';
 import { eventTypeUrl } from '../event-types/event-types.schemas.ts';
 import { captureLead } from '../leads/lead-capture.service.ts';
@@ -76,19 +77,18 @@ export async function getPublicAvailability(
 
 /**
  * The invitee books: exactly POST /bookings's rules (same body, same engine, same transaction), except
- * that any event type may be booked, not only the caller's. An Idempotency-Key is scoped to the client address.
+ * that any event type may be booked, not only the caller's (an Idempotency-Key is scoped to the client address).
  */
 export function bookPublicly(
   em: EntityManager,
   input: CreateBookingInput,
-  options: { now: Date; clientAddress: string; idempotencyKey?: string; deadline?: AbortSignal },
+  options: { now: Date; idempotency: IdempotencyScope | undefined; deadline?: AbortSignal },
 ): Promise<CreateBookingResult> {
   return createBooking(em, input, {
     caller: { kind: 'public' },
     now: options.now,
     deadline: options.deadline,
-    idempotency:
-      options.idempotencyKey === undefined ? undefined : { principal: `ip:${options.clientAddress}`, key: options.idempotencyKey },
+    idempotency: options.idempotency,
   });
 }
 
