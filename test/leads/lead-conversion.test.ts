@@ -3,7 +3,7 @@ import { fixedClock } from '../../src/lib/clock.ts';
 import { newId } from '../../src/lib/ids.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
-import { setSchedule, WEEKDAYS_9_TO_5 } from './fixtures.ts';
+import { setSchedule, WEEKDAYS_9_TO_5 } from '../bookings/fixtures.ts';
 import { createEventType } from '../helpers/booking-factories.ts';
 
 const NOW = '2026-03-01T12:00:00Z';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { fixedClock } from '../../src/lib/clock.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
-import { invitee, setSchedule } from './fixtures.ts';
+import { invitee, setSchedule } from '../bookings/fixtures.ts';
 import { createEventType } from '../helpers/booking-factories.ts';
 
 /**

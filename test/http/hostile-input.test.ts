@@ -9,7 +9,7 @@ import { bearer, createUserWithToken, type TestUser } from '../helpers/factories
 
 /**
  * Bad input is the caller's fault: a 4xx in the surface's own error shape, never a 5xx, never a wrong write.
- * One test per kind of hostile input; test/api/fuzz.test.ts throws the same and more at every operation.
+ * One test per kind of hostile input; test/http/fuzz.test.ts throws the same and more at every operation.
  */
 
 const NOW = '2026-06-01T12:00:00.000Z';

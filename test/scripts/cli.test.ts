@@ -3,12 +3,12 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type App, buildApp } from '../src/app.ts';
-import { loadEnv } from '../src/config/env.ts';
-import { initOrm, type Orm } from '../src/db/orm.ts';
-import { createTestDatabase, type TestDatabase } from './helpers/app.ts';
-import { databaseUrl } from './helpers/database-url.ts';
-import { bearer, uniqueEmail } from './helpers/factories.ts';
+import { type App, buildApp } from '../../src/app.ts';
+import { loadEnv } from '../../src/config/env.ts';
+import { initOrm, type Orm } from '../../src/db/orm.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/app.ts';
+import { databaseUrl } from '../helpers/database-url.ts';
+import { bearer, uniqueEmail } from '../helpers/factories.ts';
 
 interface CliResult {
   code: number;

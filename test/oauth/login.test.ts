@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashToken } from '../src/lib/secrets.ts';
-import { resolveSession } from '../src/identity/sessions.ts';
-import { BEHIND_PROXY, startTestApp, type TestApp } from './helpers/app.ts';
-import { createPasswordUser, hiddenFields, mergeCookies, movableClock, type PasswordUser, signIn } from './oauth/support.ts';
+import { hashToken } from '../../src/lib/secrets.ts';
+import { resolveSession } from '../../src/identity/sessions.ts';
+import { BEHIND_PROXY, startTestApp, type TestApp } from '../helpers/app.ts';
+import { createPasswordUser, hiddenFields, mergeCookies, movableClock, type PasswordUser, signIn } from '../oauth/support.ts';
 
 function cookieAttributes(setCookie: string | string[] | undefined, name: string): string {
   const lines = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];

@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, startTestApp, type TestApp, type TestDatabase } from './helpers/app.ts';
-import { bearer } from './helpers/factories.ts';
+import { createTestDatabase, startTestApp, type TestApp, type TestDatabase } from '../helpers/app.ts';
+import { bearer } from '../helpers/factories.ts';
 
 const run = promisify(execFile);
 

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from './helpers/app.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 /** Collects the service's JSON log lines. */
 function logCollector(): { stream: Writable; lines: () => Record<string, unknown>[] } {
