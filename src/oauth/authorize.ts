@@ -5,7 +5,8 @@ import { csrfTokenMatches, resolveSession, sessionCookieName } from '../identity
 import { UserEntity } from '../identity/user.entity.ts';
 import { renderErrorPage, sendHtml } from '../lib/html-page.ts';
 import type { SharedServices } from '../lib/services.ts';
-import { type ClientRow, findClient, redirectUriMatches } from './clients.ts';
+import { redirectUriMatches } from './client-metadata.ts';
+import { type ClientRow, findClient } from './clients.ts';
 import { renderConsentPage } from './consent.ts';
 import { OAuthError } from './errors.ts';
 import { createGrantWithCode } from './grants.ts';

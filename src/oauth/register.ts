@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { clientNameProblem, MAX_REDIRECT_URIS, normaliseClientName, redirectUriProblem, registerPublicClient } from './clients.ts';
+import { clientNameProblem, MAX_REDIRECT_URIS, normaliseClientName, redirectUriProblem } from './client-metadata.ts';
+import { registerPublicClient } from './clients.ts';
 import { OAuthError } from './errors.ts';
 import { GRANT_TYPES } from './token.ts';
 

@@ -1,12 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError, invalidField, notFound } from '../../lib/errors.ts';
 import { toIsoString, toIsoStringOrNull } from '../../lib/sql-values.ts';
+import { checkedAppName, redirectUriProblem } from '../../oauth/client-metadata.ts';
 import {
   createOAuthClient,
   listOAuthClientsForOwner,
   type OwnedClientSummary,
-  checkedAppName,
-  redirectUriProblem,
   rotateClientSecret,
 } from '../../oauth/clients.ts';
 import { listGrantsForUser, revokeGrant } from '../../oauth/grants.ts';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { clientNameProblem, normaliseClientName, redirectUriMatches, redirectUriProblem } from './clients.ts';
+import { clientNameProblem, normaliseClientName, redirectUriMatches, redirectUriProblem } from './client-metadata.ts';
 
 describe('redirectUriProblem (what may be registered)', () => {
   it.each([
