@@ -55,11 +55,13 @@ export async function bookingTransaction<T>(
   deadline?: AbortSignal,
 ): Promise<T> {
   const turns: Turns = { hostIds: [], release: () => {} };
-  const waitUntil = Date.now() + BOOKING_CONTENTION.hostLockMs;
+  // From when the first attempt has its connection: the wait for one is bounded on its own (a 503).
+  let waitUntil: number | undefined;
   try {
     for (let attempt = 1; ; ) {
       try {
         return await em.transactional(async (tx) => {
+          waitUntil ??= Date.now() + BOOKING_CONTENTION.hostLockMs;
           turnsOfTransaction.set(tx, turns);
           // One budget for all the waits of a booking (0 would mean no limit at all).
           await tx.execute(`set local lock_timeout = ${Math.max(1, waitUntil - Date.now())}`, [], 'run');
@@ -71,7 +73,7 @@ export async function bookingTransaction<T>(
       } catch (error) {
         if (error instanceof WaitForTurn) {
           // Rolled back: the connection is back in the pool while this booking waits.
-          await waitForTurn(turns, error.hostIds, waitUntil);
+          await waitForTurn(turns, error.hostIds, waitUntil!);
           continue;
         }
         const code = sqlState(error);
