@@ -9,7 +9,8 @@ import { REST_BASE_PATH } from './api/openapi.ts';
 import { bearerResolversFor } from './bearer-resolvers.ts';
 import { type CounterStore, createFailureThrottle, createRateLimiter, REDIS_COUNTER_TIMEOUT_MS } from './lib/rate-limit.ts';
 import { type Env, trustProxySetting } from './config/env.ts';
-import { HTTP_TIMEOUTS, type HttpTimeouts, httpServerTimeouts } from './config/timeouts.ts';
+import { HTTP_TIMEOUTS, type HttpTimeouts, httpServerTimeouts, POSTGRES_COUNTER_TIMEOUTS } from './config/timeouts.ts';
+import { DeadlineClient, releaseConnectionsThatEnd } from './db/connection-guard.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { registerRest, registerTrpc, TRPC_BASE_PATH } from './http/api-mounts.ts';
 import { registerDocs } from './http/docs.ts';
@@ -163,7 +164,16 @@ function createCounterStore(env: Env, databaseUrl: string): { store: CounterStor
     });
     return { store: { kind: 'redis', client }, close: async () => void client.disconnect() };
   }
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 5, connectionTimeoutMillis: 2000 });
+  // As the ORM's pool (mikro-orm.config.ts), with shorter limits: past them the request counts in memory.
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: 5,
+    Client: DeadlineClient,
+    connectionTimeoutMillis: POSTGRES_COUNTER_TIMEOUTS.acquireMs,
+    statement_timeout: POSTGRES_COUNTER_TIMEOUTS.statementMs,
+    query_timeout: POSTGRES_COUNTER_TIMEOUTS.queryMs,
+  });
+  releaseConnectionsThatEnd(pool);
   pool.on('error', () => {
     // An idle client lost its connection (e.g. the database restarted); the pool replaces it.
   });

@@ -37,6 +37,20 @@ export const DATABASE_TIMEOUTS = {
   poolIdleMs: 30_000,
 } as const;
 
+/**
+ * The rate-limit counters' own small pool, when they live in PostgreSQL (REDIS_URL unset). A counter is not worth
+ * a long wait: past these the request is counted in process memory instead (fail open, as with Redis), well
+ * before the request's own work would meet the limits above.
+ */
+export const POSTGRES_COUNTER_TIMEOUTS = {
+  /** Waiting for a pooled connection, or opening one (pg connectionTimeoutMillis). */
+  acquireMs: 1_000,
+  /** The server cancels the counter's upsert, a wait for its row included (statement_timeout). */
+  statementMs: 500,
+  /** The client gives up on a server that does not answer, and the connection is ended (pg query_timeout). */
+  queryMs: 1_000,
+} as const;
+
 export const BOOKING_CONTENTION = {
   /** A booking waits at most this long for its hosts' calendars (SET LOCAL lock_timeout); then 409. */
   hostLockMs: 2_000,

@@ -39,6 +39,12 @@ async function checkedOutConnections(orm: Orm): Promise<number> {
   return pool.totalCount - pool.idleCount;
 }
 
+async function bookableHost(orm: Orm): Promise<TestUser & { eventTypeId: string }> {
+  const host = await createUserWithToken(orm.em.fork(), { timezone: 'UTC' });
+  await setSchedule(orm.em.fork(), host.id, WEEKDAYS_9_TO_5);
+  return { ...host, eventTypeId: await createEventType(orm.em.fork(), host.id, { durationsMin: [15] }) };
+}
+
 describe('a frozen database', () => {
   let database: TestDatabase;
   let relay: FreezableRelay;
@@ -71,6 +77,11 @@ describe('a frozen database', () => {
   });
 
   const me = () => http.get('/api/v2/me').set(...bearer(user.token));
+  const bookFor = (host: TestUser & { eventTypeId: string }) =>
+    http
+      .post('/api/v2/bookings')
+      .set(...bearer(host.token))
+      .send({ eventTypeId: host.eventTypeId, start: '2026-03-02T10:00:00Z', durationMin: 15, invitee: invitee() });
   let nextSlot = Date.parse('2026-03-02T09:00:00Z');
   const book = () =>
     http
@@ -95,12 +106,14 @@ describe('a frozen database', () => {
   });
 
   it('a freeze that catches transactions midway: 503, and their connections come back to the pool', async () => {
-    // Hold the host's calendar so the bookings wait inside their transactions, then freeze under them.
+    // Hold three hosts' calendars so a booking of each waits inside its transaction (bookings of one host take
+    // turns in memory before that, holding no connection), then freeze under them.
+    const hosts = await Promise.all(Array.from({ length: 3 }, () => bookableHost(orm)));
     const admin = new pg.Client({ connectionString: database.url });
     await admin.connect();
     try {
-      await admin.query('select pg_advisory_lock(hashtextextended($1, 0))', [`host-calendar:${user.id}`]);
-      const waiting = Promise.all(Array.from({ length: 3 }, () => timed(book)));
+      for (const host of hosts) await admin.query('select pg_advisory_lock(hashtextextended($1, 0))', [`host-calendar:${host.id}`]);
+      const waiting = Promise.all(hosts.map((host) => timed(() => bookFor(host))));
       await new Promise((resolve) => setTimeout(resolve, 500));
       relay.freeze();
       for (const { value, ms } of await waiting) {

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { describe, expect, it } from 'vitest';
 import { BOOKING_CONTENTION } from '../../config/timeouts.ts';
 import { DomainError } from '../../lib/errors.ts';
-import { bookingTransaction } from './booking-transaction.ts';
+import { bookingTransaction, lockHostCalendars } from './booking-transaction.ts';
 
 /**
  * How a booking transaction's failures end. Deadlocks no longer happen between bookings (they take turns on the
@@ -52,7 +52,10 @@ describe('bookingTransaction', () => {
   it('bounds its lock waits inside the transaction', async () => {
     const { result, statements } = run([]);
     expect(await result).toBe('booked');
-    expect(statements).toEqual([`set local lock_timeout = ${BOOKING_CONTENTION.hostLockMs}`]);
+    expect(statements).toHaveLength(1);
+    const [, ms] = /^set local lock_timeout = (\d+)$/.exec(statements[0]!)!;
+    expect(Number(ms)).toBeGreaterThan(BOOKING_CONTENTION.hostLockMs - 100);
+    expect(Number(ms)).toBeLessThanOrEqual(BOOKING_CONTENTION.hostLockMs);
   });
 
   it.each([
@@ -95,5 +98,50 @@ describe('bookingTransaction', () => {
     controller.abort(reason);
     const { result } = run([], controller.signal);
     await expect(result).rejects.toBe(reason);
+  });
+});
+
+describe('bookings of one host in one process', () => {
+  /** Transactions on fake connections, counting those open. */
+  function connections() {
+    let open = 0;
+    const em = {
+      transactional: async <T>(work: (tx: EntityManager) => Promise<T>) => {
+        open++;
+        try {
+          return await work({ execute: async () => [] } as unknown as EntityManager);
+        } finally {
+          open--;
+        }
+      },
+    } as unknown as EntityManager;
+    return { em, open: () => open };
+  }
+
+  it('wait for their turn without a connection, then run again and get it', async () => {
+    const { em, open } = connections();
+    let finishFirst = () => {};
+    const firstHasTurn = new Promise<void>((started) => {
+      void bookingTransaction(em, async (tx) => {
+        await lockHostCalendars(tx, ['host-b', 'host-a']);
+        started();
+        await new Promise<void>((resolve) => (finishFirst = resolve));
+      });
+    });
+    await firstHasTurn;
+    const runs: string[] = [];
+    const second = bookingTransaction(em, async (tx) => {
+      runs.push('started');
+      await lockHostCalendars(tx, ['host-a']);
+      runs.push('has its turn');
+      return 'booked';
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(runs).toEqual(['started']);
+    expect(open(), 'transactions open while the second waits').toBe(1);
+
+    finishFirst();
+    expect(await second).toBe('booked');
+    expect(runs).toEqual(['started', 'started', 'has its turn']);
   });
 });

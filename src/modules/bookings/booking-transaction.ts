@@ -6,8 +6,14 @@
  *   one fixed order (sorted host ids) for the multi-host kinds, BEFORE the slot check and the busy-block writes.
  *   Without it, concurrent inserts of overlapping blocks wait on each other inside the exclusion constraint's
  *   check and PostgreSQL breaks the cycle with a deadlock.
+ * - Within one instance they take turns in memory first (`hostTurns`): a booking whose host another booking of
+ *   this instance is already at rolls back, which gives its pooled connection back, waits for its turn holding
+ *   no connection, and runs again. Waiters holding connections used to starve the pool (503s under a storm).
+ *   The advisory lock still serialises the instances, and the exclusion constraint has the last word: nothing
+ *   about correctness depends on the in-memory turns.
  * - No wait is unbounded: the transaction waits for locks (the hosts' calendars, an Idempotency-Key in use) at
- *   most `BOOKING_CONTENTION.hostLockMs`; a host that busy is a 409 (retry, or pick another time).
+ *   most `BOOKING_CONTENTION.hostLockMs` in all (its turn in memory included); a host that busy is a 409
+ *   (retry, or pick another time).
  * - A deadlock or serialization failure that still happens is retried a few times with a little random delay,
  *   then it is a 409.
  * - A request whose deadline passed (it has been answered 503) rolls back instead of committing.
@@ -15,55 +21,129 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BOOKING_CONTENTION } from '../../config/timeouts.ts';
 import { DomainError } from '../../lib/errors.ts';
+import { createKeyedMutex, type Release } from '../../lib/keyed-mutex.ts';
 
 /** PostgreSQL deadlock_detected and serialization_failure: the transaction may simply be run again. */
 const RETRYABLE_SQLSTATES = new Set(['40P01', '40001']);
 const LOCK_NOT_AVAILABLE = '55P03';
 const EXCLUSION_VIOLATION = '23P01';
 
+/** This process's turns on the hosts' calendars, by host id. */
+const hostTurns = createKeyedMutex();
+
+/** The hosts whose turn a booking transaction holds in this process (until it ends, whatever the attempt). */
+interface Turns {
+  hostIds: string[];
+  release: Release;
+}
+
+/** Which turns the running transaction holds: `lockHostCalendars` gets the transaction, not the booking. */
+const turnsOfTransaction = new WeakMap<EntityManager, Turns>();
+
+/** Thrown inside the transaction when another booking of this instance has the turn of one of these hosts. */
+class WaitForTurn extends Error {
+  readonly hostIds: string[];
+  constructor(hostIds: string[]) {
+    super('hosts busy in this process');
+    this.hostIds = hostIds;
+  }
+}
+
 export async function bookingTransaction<T>(
   em: EntityManager,
   work: (tx: EntityManager) => Promise<T>,
   deadline?: AbortSignal,
 ): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await em.transactional(async (tx) => {
-        await tx.execute(`set local lock_timeout = ${BOOKING_CONTENTION.hostLockMs}`, [], 'run');
-        const result = await work(tx);
-        // The client was already told 503: roll back rather than book a slot nobody knows they have.
-        deadline?.throwIfAborted();
-        return result;
-      });
-    } catch (error) {
-      const code = sqlState(error);
-      if (code !== undefined && RETRYABLE_SQLSTATES.has(code) && attempt < BOOKING_CONTENTION.attempts) {
-        await pause(BOOKING_CONTENTION.retryJitterMs);
-        continue;
+  const turns: Turns = { hostIds: [], release: () => {} };
+  // From when the first attempt has its connection: the wait for one is bounded on its own (a 503).
+  let waitUntil: number | undefined;
+  try {
+    for (let attempt = 1; ; ) {
+      try {
+        return await em.transactional(async (tx) => {
+          waitUntil ??= Date.now() + BOOKING_CONTENTION.hostLockMs;
+          turnsOfTransaction.set(tx, turns);
+          // One budget for all the waits of a booking (0 would mean no limit at all).
+          await tx.execute(`set local lock_timeout = ${Math.max(1, waitUntil - Date.now())}`, [], 'run');
+          const result = await work(tx);
+          // The client was already told 503: roll back rather than book a slot nobody knows they have.
+          deadline?.throwIfAborted();
+          return result;
+        });
+      } catch (error) {
+        if (error instanceof WaitForTurn) {
+          // Rolled back: the connection is back in the pool while this booking waits.
+          await waitForTurn(turns, error.hostIds, waitUntil!);
+          continue;
+        }
+        const code = sqlState(error);
+        if (code !== undefined && RETRYABLE_SQLSTATES.has(code) && attempt++ < BOOKING_CONTENTION.attempts) {
+          await pause(BOOKING_CONTENTION.retryJitterMs);
+          continue;
+        }
+        throw contentionError(code) ?? error;
       }
-      throw contentionError(code) ?? error;
     }
+  } finally {
+    turns.release();
   }
+}
+
+async function waitForTurn(turns: Turns, hostIds: string[], waitUntil: number): Promise<void> {
+  turns.release();
+  turns.hostIds = [];
+  turns.release = () => {};
+  try {
+    turns.release = await hostTurns.lock(hostIds, AbortSignal.timeout(Math.max(0, waitUntil - Date.now())));
+  } catch {
+    throw calendarsBusy();
+  }
+  turns.hostIds = hostIds;
+}
+
+/**
+ * This instance's turn on these hosts' calendars, when the transaction does not hold it yet: taken at once, or
+ * the transaction is rolled back to wait for it (WaitForTurn). Never waits while holding a connection.
+ */
+function takeTurns(turns: Turns, hostIds: string[]): void {
+  const missing = hostIds.filter((id) => !turns.hostIds.includes(id));
+  if (missing.length === 0) return;
+  const release = hostTurns.tryLock(missing);
+  if (!release) throw new WaitForTurn([...new Set([...turns.hostIds, ...hostIds])]);
+  const previous = turns.release;
+  turns.hostIds = [...turns.hostIds, ...missing];
+  turns.release = () => {
+    previous();
+    release();
+  };
 }
 
 /** The 409 a lost race ends in, or undefined when the error is not about contention. */
 function contentionError(code: string | undefined): DomainError | undefined {
   if (code === EXCLUSION_VIOLATION) return slotTaken();
-  if (code === LOCK_NOT_AVAILABLE) {
-    return new DomainError(
-      'conflict',
-      'Other bookings of the same calendar (or with the same Idempotency-Key) are in progress. Check /availability and retry.',
-    );
-  }
+  if (code === LOCK_NOT_AVAILABLE) return calendarsBusy();
   if (code !== undefined && RETRYABLE_SQLSTATES.has(code)) {
     return new DomainError('conflict', 'Another change to the same time got in the way. Check /availability and retry.');
   }
   return undefined;
 }
 
-/** Serialises the busy-time writes of these hosts with every other transaction's, in one order (no deadlock). */
+function calendarsBusy(): DomainError {
+  return new DomainError(
+    'conflict',
+    'Other bookings of the same calendar (or with the same Idempotency-Key) are in progress. Check /availability and retry.',
+  );
+}
+
+/**
+ * Serialises the busy-time writes of these hosts with every other transaction's, in one order (no deadlock):
+ * first this instance's turn (in a booking transaction), then the advisory locks shared by all instances.
+ */
 export async function lockHostCalendars(tx: EntityManager, hostIds: readonly string[]): Promise<void> {
-  for (const hostId of [...new Set(hostIds)].sort()) {
+  const sorted = [...new Set(hostIds)].sort();
+  const turns = turnsOfTransaction.get(tx);
+  if (turns) takeTurns(turns, sorted);
+  for (const hostId of sorted) {
     await tx.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`host-calendar:${hostId}`]);
   }
 }
