@@ -5,7 +5,8 @@ import { DATABASE_TIMEOUTS } from '../../src/config/timeouts.ts';
 import { fixedClock } from '../../src/lib/clock.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
-import { createEventType, invitee, setSchedule, WEEKDAYS_9_TO_5 } from './fixtures.ts';
+import { createEventType } from '../helpers/booking-factories.ts';
+import { invitee, setSchedule, WEEKDAYS_9_TO_5 } from './fixtures.ts';
 
 /**
  * Bookings that wait for a host's calendar must not hold pooled connections while they wait: when they did, a
@@ -32,7 +33,7 @@ describe('bookings waiting for a busy calendar', () => {
   async function host(): Promise<TestUser & { eventTypeId: string }> {
     const user = await createUserWithToken(t.em(), { timezone: 'UTC' });
     await setSchedule(t.em(), user.id, WEEKDAYS_9_TO_5);
-    return { ...user, eventTypeId: await createEventType(t.em(), user.id) };
+    return { ...user, eventTypeId: (await createEventType(t.em(), user.id)).id };
   }
 
   function book(owner: { token: string; eventTypeId: string }, start: string): Promise<Response> {

@@ -42,7 +42,7 @@ async function checkedOutConnections(orm: Orm): Promise<number> {
 async function bookableHost(orm: Orm): Promise<TestUser & { eventTypeId: string }> {
   const host = await createUserWithToken(orm.em.fork(), { timezone: 'UTC' });
   await setSchedule(orm.em.fork(), host.id, WEEKDAYS_9_TO_5);
-  return { ...host, eventTypeId: await createEventType(orm.em.fork(), host.id, { durationsMin: [15] }) };
+  return { ...host, eventTypeId: (await createEventType(orm.em.fork(), host.id, { durationsMin: [15] })).id };
 }
 
 describe('a frozen database', () => {
