@@ -13,6 +13,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** After SIGTERM/SIGINT, how long requests in flight may take to finish before their connections are cut. */
   DRAIN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  /** How long a booking waits for its hosts' calendars under contention before a 409 (read by config/timeouts.ts). */
+  BOOKING_WAIT_MS: z.coerce.number().int().min(1).max(60_000).default(2_000),
 });
 
 export type Env = z.infer<typeof envSchema> & { SITE_URL: string };

@@ -52,8 +52,11 @@ export const POSTGRES_COUNTER_TIMEOUTS = {
 } as const;
 
 export const BOOKING_CONTENTION = {
-  /** A booking waits at most this long for its hosts' calendars (SET LOCAL lock_timeout); then 409. */
-  hostLockMs: 2_000,
+  /**
+   * A booking waits at most this long for its hosts' calendars (its turn in memory, then SET LOCAL lock_timeout);
+   * then 409. BOOKING_WAIT_MS tunes it (validated at boot with the rest of the environment, src/config/env.ts).
+   */
+  hostLockMs: Number(process.env.BOOKING_WAIT_MS ?? 2_000),
   /** Attempts of a booking transaction that ends in a deadlock or a serialization failure; then 409. */
   attempts: 3,
   /** Random pause before a retry, so the transactions that collided do not collide again in step. */

@@ -25,6 +25,12 @@ import { type Exit, httpRequest, type HttpOutcome, type ServiceProcess, startSer
  */
 
 const IN_FLIGHT = 20;
+/**
+ * Bookings held on the test's lock may wait this long before their 409 (BOOKING_WAIT_MS; 2 s by default), so a
+ * busy machine's slow steps between the lock and its release cannot end them early. statement_timeout (5 s)
+ * still bounds the wait.
+ */
+const HOLD = { BOOKING_WAIT_MS: '30000' };
 /** From the last answer to the process's exit, on this shared and busy machine (it is a few ms when idle). */
 const EXIT_WITHIN_MS = 5000;
 const ALL_DAY = [{ start: '00:00', end: '24:00' }];
@@ -185,7 +191,7 @@ describe('SIGTERM with bookings in flight (DATABASE_URL set)', () => {
   });
 
   it('answers every request in flight, refuses new connections, keeps every 201 and exits 0', async () => {
-    service = await startService({ DATABASE_URL: database.url });
+    service = await startService({ DATABASE_URL: database.url, ...HOLD });
     const lock = await lockBookings(database.url);
     const keepAlive = new http.Agent({ keepAlive: true });
     let outcomes: Promise<HttpOutcome[]>;
@@ -246,7 +252,7 @@ describe('SIGTERM with a request that does not finish in time', () => {
     const orm = await initOrm(database.url, { poolMax: 1 });
     const host = await createHost(orm.em.fork());
     await orm.close();
-    service = await startService({ DATABASE_URL: database.url, DRAIN_TIMEOUT_MS: String(drainMs) });
+    service = await startService({ DATABASE_URL: database.url, DRAIN_TIMEOUT_MS: String(drainMs), ...HOLD });
     const lock = await lockBookings(database.url);
     let outcome: HttpOutcome;
     let signalledAt: number;
@@ -292,7 +298,7 @@ describe('SIGTERM with a booking in flight (embedded PostgreSQL, DATABASE_URL un
   });
 
   it('finishes the booking, then stops the embedded database, then exits 0', async () => {
-    service = await startService({ DATA_DIR: dataDir }, { startTimeoutMs: 120_000 });
+    service = await startService({ DATA_DIR: dataDir, ...HOLD }, { startTimeoutMs: 120_000 });
     const port = Number(readFileSync(path.join(dataDir, 'pg.port'), 'utf8'));
     const url = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
     const orm = await initOrm(url, { poolMax: 2 });
