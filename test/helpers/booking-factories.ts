@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../src/lib/ids.ts';
 import { hashToken } from '../../src/lib/secrets.ts';
 import { refreshContacts } from '../../src/modules/contacts/contacts.projection.ts';
-import type { EventTypeKind } from '../../src/modules/event-types/event-type.rows.ts';
+import type { EventTypeKind, EventTypeRecord } from '../../src/modules/event-types/event-type.rows.ts';
 import type { LeadStatus } from '../../src/modules/leads/lead.rows.ts';
 
 /**
@@ -12,16 +12,11 @@ import type { LeadStatus } from '../../src/modules/leads/lead.rows.ts';
  * projection refreshed in the same transaction.
  */
 
-export interface TestEventType {
-  id: string;
-  ownerId: string;
-  name: string;
-  slug: string;
-  kind: EventTypeKind;
-  durationsMin: number[];
-  bufferBeforeMin: number;
-  bufferAfterMin: number;
-}
+/** What tests need of an event type they created: the service's own record, in part. */
+export type TestEventType = Pick<
+  EventTypeRecord,
+  'id' | 'ownerId' | 'name' | 'slug' | 'kind' | 'durationsMin' | 'bufferBeforeMin' | 'bufferAfterMin'
+>;
 
 export interface EventTypeOptions {
   name?: string;
