@@ -33,7 +33,12 @@ const INSTRUCTIONS =
 
 type AuthenticatedContext = Context & { principal: Principal };
 
-export async function registerMcp(app: FastifyInstance, services: AppServices, orm: MikroORM): Promise<void> {
+export interface McpOptions {
+  /** The request's deadline signal (src/http/request-deadline.ts), so that a tool's work can be called off. */
+  deadlineOf(request: FastifyRequest): AbortSignal | undefined;
+}
+
+export async function registerMcp(app: FastifyInstance, services: AppServices, orm: MikroORM, options: McpOptions): Promise<void> {
   const tools = toolsOf(appRouter);
   const toolsByName = new Map(tools.map((tool) => [tool.definition.name, tool]));
   const allowedOrigins = mcpAllowedOrigins(services.env);
@@ -41,7 +46,7 @@ export async function registerMcp(app: FastifyInstance, services: AppServices, o
     createContextInner({
       services,
       em: orm.em.fork(),
-      request: { headers: request.headers, ip: request.ip, surface: 'mcp' },
+      request: { headers: request.headers, ip: request.ip, surface: 'mcp', deadline: options.deadlineOf(request) },
     });
 
   app.post(MCP_PATH, async (request, reply) => {
