@@ -11,6 +11,8 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
   ListToolsRequestSchema,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -22,6 +24,7 @@ import { mcpAllowedOrigins } from '../config/env.ts';
 import type { Principal } from '../identity/principal.ts';
 import { DomainError } from '../lib/errors.ts';
 import { type ErrorResponse, errorResponse, toErrorResponse } from '../lib/error-response.ts';
+import { promptDefinitions, renderPrompt } from './prompts.ts';
 import { type McpTool, toolsOf } from './tools.ts';
 
 export const MCP_PATH = '/mcp';
@@ -117,12 +120,18 @@ async function answerJsonRpc(
   toolsByName: ReadonlyMap<string, McpTool>,
   call: (tool: McpTool, args: unknown) => Promise<CallToolResult>,
 ): Promise<void> {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new Server(SERVER_INFO, { capabilities: { tools: {}, prompts: {} }, instructions: INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map((tool) => tool.definition) }));
   server.setRequestHandler(CallToolRequestSchema, ({ params }) => {
     const tool = toolsByName.get(params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}. tools/list names them all.`);
     return call(tool, params.arguments);
+  });
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: promptDefinitions() }));
+  server.setRequestHandler(GetPromptRequestSchema, ({ params }) => {
+    const prompt = renderPrompt(params.name, params.arguments);
+    if (typeof prompt === 'string') throw new McpError(ErrorCode.InvalidParams, prompt);
+    return prompt;
   });
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);

@@ -125,6 +125,22 @@ describe('MCP at /mcp with a personal access token (official SDK client)', () =>
     expect(missing).toEqual(restMissing.body);
   });
 
+  it('offers prompts for common tasks that name the tools to call', async () => {
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((prompt) => prompt.name)).toEqual(['find_time_and_book', 'review_upcoming_bookings']);
+    const { tools } = await client.listTools();
+    const prompt = await client.getPrompt({
+      name: 'find_time_and_book',
+      arguments: { invitee_name: 'Ada', invitee_email: 'ada@example.test', when: 'Monday morning' },
+    });
+    const text = prompt.messages[0]?.content.type === 'text' ? prompt.messages[0].content.text : '';
+    for (const named of ['list_event_types', 'get_availability', 'create_booking']) {
+      expect(text).toContain(named);
+      expect(tools.map((tool) => tool.name)).toContain(named);
+    }
+    await expect(client.getPrompt({ name: 'find_time_and_book', arguments: {} })).rejects.toThrow(/invitee_name, invitee_email/);
+  });
+
   it('answers an unknown tool with a JSON-RPC error', async () => {
     await expect(client.callTool({ name: 'drop_database', arguments: {} })).rejects.toThrow(/Unknown tool: drop_database/);
   });
