@@ -36,6 +36,11 @@ const INSTRUCTIONS =
 
 type AuthenticatedContext = Context & { principal: Principal };
 
+/** CORS for the allowed browser origins (MCP Inspector and other web clients): what they send and must read. */
+const CORS_ALLOW_HEADERS = 'Authorization, Content-Type, Accept, MCP-Protocol-Version, Mcp-Session-Id, Last-Event-ID';
+const CORS_EXPOSE_HEADERS =
+  'WWW-Authenticate, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Mcp-Session-Id';
+
 export interface McpOptions {
   /** The request's deadline signal (src/http/request-deadline.ts), so that a tool's work can be called off. */
   deadlineOf(request: FastifyRequest): AbortSignal | undefined;
@@ -52,12 +57,34 @@ export async function registerMcp(app: FastifyInstance, services: AppServices, o
       request: { headers: request.headers, ip: request.ip, surface: 'mcp', deadline: options.deadlineOf(request) },
     });
 
-  app.post(MCP_PATH, async (request, reply) => {
-    reply.header('Cache-Control', 'no-store');
+  /** 403 for a browser origin that is not allowed (DNS-rebinding protection); CORS headers for one that is. */
+  function refuseForeignOrigin(request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined {
     const origin = request.headers.origin;
-    if (origin !== undefined && !allowedOrigins.has(origin)) {
+    reply.header('Vary', 'Origin');
+    if (origin === undefined) return undefined;
+    if (!allowedOrigins.has(origin)) {
       return send(reply, errorResponse('forbidden', `Requests from the origin ${origin} may not use this MCP server.`));
     }
+    reply.header('Access-Control-Allow-Origin', origin).header('Access-Control-Expose-Headers', CORS_EXPOSE_HEADERS);
+    return undefined;
+  }
+
+  app.options(MCP_PATH, async (request, reply) => {
+    const refused = refuseForeignOrigin(request, reply);
+    if (refused) return refused;
+    return reply
+      .code(204)
+      .header('Allow', 'POST, OPTIONS')
+      .header('Access-Control-Allow-Methods', 'POST')
+      .header('Access-Control-Allow-Headers', CORS_ALLOW_HEADERS)
+      .header('Access-Control-Max-Age', '600')
+      .send();
+  });
+
+  app.post(MCP_PATH, async (request, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    const refused = refuseForeignOrigin(request, reply);
+    if (refused) return refused;
     const ctx = contextFor(request);
     try {
       const principal = await authenticateRequest(ctx);
@@ -77,7 +104,8 @@ export async function registerMcp(app: FastifyInstance, services: AppServices, o
     method: ['GET', 'DELETE', 'PUT', 'PATCH'],
     url: MCP_PATH,
     handler: async (request, reply) =>
-      send(reply.header('Allow', 'POST'), errorResponse('method_not_allowed', `${request.method} is not allowed on ${MCP_PATH}; use POST.`)),
+      refuseForeignOrigin(request, reply) ??
+      send(reply.header('Allow', 'POST, OPTIONS'), errorResponse('method_not_allowed', `${request.method} is not allowed on ${MCP_PATH}; use POST.`)),
   });
 
   /** Runs the tool's procedure with the request's principal; the HTTP request was counted once already. */

@@ -198,6 +198,6 @@ describe('MCP at /mcp with a personal access token (official SDK client)', () =>
     expect((await post(t.siteUrl)).status).toBe(200);
     const get = await fetch(mcpUrl(), { headers: { Authorization: `Bearer ${owner.token}`, Accept: 'text/event-stream' } });
     expect(get.status).toBe(405);
-    expect(get.headers.get('allow')).toBe('POST');
+    expect(get.headers.get('allow')).toBe('POST, OPTIONS');
   });
 });

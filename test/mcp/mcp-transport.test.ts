@@ -61,6 +61,29 @@ describe('MCP transport: protocol revisions, JSON-RPC errors, origins, the share
     expect(await refused.json()).toMatchObject({ title: 'Forbidden' });
   });
 
+  it('answers CORS for an allowed browser origin (preflight and response), and never for another', async () => {
+    const preflight = (origin: string) =>
+      fetch(`${t.siteUrl}/mcp`, {
+        method: 'OPTIONS',
+        headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, content-type' },
+      });
+    const allowed = await preflight('http://localhost:6274');
+    expect(allowed.status).toBe(204);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('http://localhost:6274');
+    expect(allowed.headers.get('access-control-allow-headers')).toContain('Authorization');
+    expect((await preflight('https://evil.example')).status).toBe(403);
+
+    const unauthenticated = await fetch(`${t.siteUrl}/mcp`, {
+      method: 'POST',
+      headers: { ...JSON_RPC_HEADERS, Origin: 'http://localhost:6274' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(unauthenticated.status).toBe(401);
+    // A browser client reads the challenge to find the authorization server.
+    expect(unauthenticated.headers.get('access-control-allow-origin')).toBe('http://localhost:6274');
+    expect(unauthenticated.headers.get('access-control-expose-headers')).toContain('WWW-Authenticate');
+  });
+
   it('counts every HTTP request to /mcp once against the token budget it shares with /api/v2, then 429', async () => {
     const remaining: string[] = [];
     const recording = async (input: string | URL | Request, init?: RequestInit) => {
