@@ -18,57 +18,62 @@ function layer(files, message, forbidden, ignores = []) {
 
 const layering = [
   layer(['src/config/**'], 'src/config imports nothing of ours.', [
-    climbsInto('lib', 'db', 'identity', 'oauth', 'modules', 'api', 'http'),
+    climbsInto('lib', 'db', 'identity', 'oauth', 'modules', 'api', 'http', 'mcp'),
     COMPOSITION,
   ]),
   layer(['src/lib/**'], 'src/lib may import only src/config.', [
-    climbsInto('db', 'identity', 'oauth', 'modules', 'api', 'http'),
+    climbsInto('db', 'identity', 'oauth', 'modules', 'api', 'http', 'mcp'),
     COMPOSITION,
   ]),
   layer(['src/db/**'], 'src/db may import src/config, src/lib and (its entity registry) any *.entity.ts.', [
-    '^(\\.\\./)+(identity|oauth|modules|api|http)/(?!.*\\.entity\\.ts$)',
+    '^(\\.\\./)+(identity|oauth|modules|api|http|mcp)/(?!.*\\.entity\\.ts$)',
     '^(\\.\\./)+(app|main|bearer-resolvers)\\.ts$',
   ]),
   layer(['src/identity/**'], 'src/identity may import src/lib, src/config and src/db helpers (not the ORM bootstrap).', [
-    climbsInto('oauth', 'modules', 'api', 'http'),
+    climbsInto('oauth', 'modules', 'api', 'http', 'mcp'),
     ORM_BOOTSTRAP,
     COMPOSITION,
   ]),
   layer(['src/oauth/**'], 'src/oauth may import src/identity, src/lib, src/config and src/db helpers.', [
-    climbsInto('modules', 'api', 'http'),
+    climbsInto('modules', 'api', 'http', 'mcp'),
     ORM_BOOTSTRAP,
     COMPOSITION,
   ]),
   layer(
     ['src/modules/**'],
     "A module's services, schemas and entities may import other modules' (not routers), src/identity, src/lib, src/config.",
-    [climbsInto('oauth', 'api', 'http'), ROUTER, ORM_BOOTSTRAP, COMPOSITION],
+    [climbsInto('oauth', 'api', 'http', 'mcp'), ROUTER, ORM_BOOTSTRAP, COMPOSITION],
     ['src/modules/**/*.router.ts', 'src/modules/developer-settings/**'],
   ),
   layer(
     ['src/modules/developer-settings/**'],
     "Developer settings (the user's tokens and OAuth apps) may import what other modules may, and src/oauth.",
-    [climbsInto('api', 'http'), ROUTER, ORM_BOOTSTRAP, COMPOSITION],
+    [climbsInto('api', 'http', 'mcp'), ROUTER, ORM_BOOTSTRAP, COMPOSITION],
     ['src/modules/**/*.router.ts'],
   ),
   layer(
     ['src/modules/**/*.router.ts'],
     "A module's router (the top of its module) may import its module, src/api's base (not root.ts or openapi.ts), src/identity, src/lib.",
-    [climbsInto('oauth', 'http'), API_ASSEMBLY, ORM_BOOTSTRAP, COMPOSITION],
+    [climbsInto('oauth', 'http', 'mcp'), API_ASSEMBLY, ORM_BOOTSTRAP, COMPOSITION],
   ),
   layer(
     ['src/api/**'],
     "src/api's base (tRPC instance, context, procedures) may import module services, src/identity, src/lib, src/config; only root.ts assembles routers.",
-    [climbsInto('oauth', 'http'), ROUTER, '^\\./(root|openapi)\\.ts$', ORM_BOOTSTRAP, COMPOSITION],
+    [climbsInto('oauth', 'http', 'mcp'), ROUTER, '^\\./(root|openapi)\\.ts$', ORM_BOOTSTRAP, COMPOSITION],
     ['src/api/root.ts', 'src/api/openapi.ts'],
   ),
   layer(['src/api/root.ts', 'src/api/openapi.ts'], 'src/api may import src/modules, src/identity, src/lib, src/config.', [
-    climbsInto('oauth', 'http'),
+    climbsInto('oauth', 'http', 'mcp'),
     ORM_BOOTSTRAP,
     COMPOSITION,
   ]),
   layer(['src/http/**'], 'src/http may import src/api, src/identity, src/lib, src/config (the app wires src/oauth).', [
-    climbsInto('oauth', 'modules'),
+    climbsInto('oauth', 'modules', 'mcp'),
+    ORM_BOOTSTRAP,
+    COMPOSITION,
+  ]),
+  layer(['src/mcp/**'], 'src/mcp (the MCP door, beside src/http) may import src/api, src/identity, src/lib, src/config.', [
+    climbsInto('oauth', 'modules', 'http'),
     ORM_BOOTSTRAP,
     COMPOSITION,
   ]),

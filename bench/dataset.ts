@@ -251,7 +251,9 @@ async function buildDataset(serverUrl: string, log: Log): Promise<BenchFixture> 
     );
   });
 
-  const orm = await initOrm(url, { poolMax: 2 });
+  // A batch connection, as `npm run contacts:rebuild` uses: the whole projection is one long statement, which the
+  // request-sized statement timeout would cancel.
+  const orm = await initOrm(url, { poolMax: 2, batch: true });
   try {
     const contacts = await step('contacts projection', () => rebuildAllContacts(orm.em.fork()));
     log(`  ${contacts} contacts`);

@@ -47,6 +47,8 @@ export const TARGETS = {
   availabilityP99Ms: 50,
   /** A deep cursor page counts as "as fast as the first" within this share of its throughput. */
   deepPageMinShare: 0.9,
+  /** An MCP tools/call may cost at most this many times the node CPU of the same REST call. */
+  mcpMaxCpuRatio: 1.3,
 };
 
 /** Sets each measurement's ratio to the baseline of the same work. */
@@ -112,6 +114,16 @@ export function evaluateTargets(measurements: Measurement[]): TargetVerdict[] {
           met: share >= TARGETS.deepPageMinShare,
         });
       }
+    }
+    const rest = measured.find((r) => r.work === m.work && r.surface === 'rest');
+    if (m.surface === 'mcp' && m.serverCpuUs !== undefined && rest?.serverCpuUs) {
+      const ratio = m.serverCpuUs / rest.serverCpuUs;
+      verdicts.push({
+        target: `node CPU per call ≤ ${TARGETS.mcpMaxCpuRatio} × REST's`,
+        subject,
+        value: `${ratio.toFixed(2)} (${Math.round(m.serverCpuUs)} vs ${Math.round(rest.serverCpuUs)} µs)`,
+        met: ratio <= TARGETS.mcpMaxCpuRatio,
+      });
     }
     if (m.work === 'bookings.create') {
       const conflicts = m.statusCodes?.['409'] ?? 0;

@@ -199,6 +199,8 @@ async function send(baseUrl: string, target: Target): Promise<ProbeResult> {
 
 /** Why a probe's answer means "cannot measure this", or undefined when it is the expected success. */
 function probeProblem(probe: ProbeResult, target: Target): string | undefined {
+  const toolError = (probe.body as { result?: { isError?: boolean; content?: { text?: string }[] } })?.result;
+  if (toolError?.isError) return `tool call failed: ${toolError.content?.[0]?.text?.slice(0, 120)}`;
   if (probe.status === target.expectStatus) return undefined;
   const body = probe.body as { message?: string; error?: { message?: string; json?: { message?: string } } };
   const message = body?.message ?? body?.error?.json?.message ?? body?.error?.message ?? String(probe.body).slice(0, 120);
@@ -420,11 +422,11 @@ async function runOne(
 ): Promise<Measurement | undefined> {
   if (surface === 'baseline' && !work.hasBaseline) return undefined;
   const skipped = (reason: string): Measurement => ({ work: work.key, label: work.label, surface, skipped: reason });
-  let trpc: { path: string; acceptsVoid: boolean } | undefined;
-  if (surface === 'trpc') {
+  let trpc: { path: string; acceptsVoid: boolean; tool: string } | undefined;
+  if (surface === 'trpc' || surface === 'mcp') {
     const procedure = procedures.find((p) => p.method === work.method && p.restPath === work.path);
     if (!procedure) return skipped('no procedure for this route in the router yet');
-    trpc = { path: procedure.path, acceptsVoid: procedure.acceptsVoid };
+    trpc = { path: procedure.path, acceptsVoid: procedure.acceptsVoid, tool: procedure.tool };
   }
   const target = targetFor(work, surface, prepared, trpc);
   if (!target) return skipped(work.key === 'bookings.deep' ? 'no deep cursor (paging failed)' : 'not applicable');

@@ -1,13 +1,13 @@
 /**
  * What the bench measures: each unit of work (e.g. "GET /bookings, a deep cursor page, heavy user") on up to
- * three surfaces: the hand-written baseline server, /api/v2 (REST) and /trpc. Each is probed with one request
+ * four surfaces: the hand-written baseline server, /api/v2 (REST), /trpc and /mcp (a stateless `tools/call`). Each is probed with one request
  * first; a route that does not exist yet (404 "No route …", or no procedure for it in the router) is skipped
  * with a note instead of failing the run.
  */
 import type { BenchFixture } from './dataset.ts';
 
-export type Surface = 'baseline' | 'rest' | 'trpc';
-export const SURFACES: Surface[] = ['baseline', 'rest', 'trpc'];
+export type Surface = 'baseline' | 'rest' | 'trpc' | 'mcp';
+export const SURFACES: Surface[] = ['baseline', 'rest', 'trpc', 'mcp'];
 
 type Input = Record<string, string | number>;
 
@@ -138,16 +138,17 @@ const queryString = (input: Input) => {
 };
 
 /**
- * The request for one unit of work on one surface. `trpcPath` is the procedure's dotted path; `trpcVoid`
- * tells whether its input is void (then no `input` parameter is sent).
+ * The request for one unit of work on one surface. `trpc.path` is the procedure's dotted path; `acceptsVoid`
+ * tells whether its input is void (then no `input` parameter is sent); `trpc.tool` is its MCP tool's name.
  */
 export function targetFor(
   work: Work,
   surface: Surface,
   prepared: Prepared,
-  trpc?: { path: string; acceptsVoid: boolean },
+  trpc?: { path: string; acceptsVoid: boolean; tool: string },
 ): Target | undefined {
   const headers: Record<string, string> = { authorization: `Bearer ${tokenFor(work, prepared.fixture)}` };
+  if (surface === 'mcp') return trpc ? mcpTarget(work, prepared, trpc.tool, headers) : undefined;
   if (work.method === 'POST') {
     headers['content-type'] = 'application/json';
     if (surface === 'rest') {
@@ -174,20 +175,50 @@ export function targetFor(
   return { method: 'GET', path: `/trpc/${trpc.path}${param}`, headers, expectStatus: 200 };
 }
 
+/** A stateless MCP `tools/call` (no initialize first: any instance answers any request) with the same arguments. */
+function mcpTarget(work: Work, prepared: Prepared, tool: string, headers: Record<string, string>): Target | undefined {
+  const input = work.method === 'POST' ? undefined : inputFor(work, 'mcp', prepared);
+  if (work.method === 'GET' && !input) return undefined;
+  return {
+    method: 'POST',
+    path: '/mcp',
+    headers: {
+      ...headers,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+    },
+    expectStatus: 200,
+    body: () =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: tool, arguments: input ?? prepared.nextBooking() },
+      }),
+  };
+}
+
 /** The tRPC path of the procedure that serves `method path` on /api/v2, read from the router itself. */
 export interface RouterProcedure {
   path: string;
   method: string;
   restPath: string;
   acceptsVoid: boolean;
+  /** Its MCP tool's name (the operationId in snake_case). */
+  tool: string;
 }
 
 interface ProcedureLike {
-  _def: { meta?: { openapi?: { method: string; path: string } }; inputs: { safeParse?: (v: unknown) => { success: boolean } }[] };
+  _def: {
+    meta?: { openapi?: { method: string; path: string; operationId: string } };
+    inputs: { safeParse?: (v: unknown) => { success: boolean } }[];
+  };
 }
 
 export async function readRouter(): Promise<RouterProcedure[]> {
   const { appRouter } = await import('../src/api/root.ts');
+  const { snakeCase } = await import('../src/mcp/tools.ts');
   const procedures = (appRouter._def as unknown as { procedures: Record<string, ProcedureLike> }).procedures;
   return Object.entries(procedures).flatMap(([path, procedure]) => {
     const openapi = procedure._def.meta?.openapi;
@@ -199,6 +230,7 @@ export async function readRouter(): Promise<RouterProcedure[]> {
         method: openapi.method.toUpperCase(),
         restPath: openapi.path,
         acceptsVoid: parser?.safeParse ? parser.safeParse(undefined).success : true,
+        tool: snakeCase(openapi.operationId),
       },
     ];
   });

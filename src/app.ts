@@ -19,8 +19,9 @@ import { answerClientError, answerFrameworkError, registerErrorResponses } from 
 import { registerHealth } from './http/health.ts';
 import { registerJsonBodyParser, registerTextGuard } from './http/input-guard.ts';
 import { serializeRequestForLog } from './http/request-log.ts';
-import { registerRequestDeadline } from './http/request-deadline.ts';
+import { registerRequestDeadline, requestDeadline } from './http/request-deadline.ts';
 import { registerWebApp } from './http/web-app.ts';
+import { registerMcp } from './mcp/server.ts';
 import { oauthRoutes } from './oauth/routes.ts';
 
 /** Failed authentications a client address may make per minute before it gets 429s. */
@@ -127,6 +128,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await registerDocs(fastify, env.SITE_URL);
   await registerTrpc(fastify, services, orm);
   await registerRest(fastify, services, orm);
+  await registerMcp(fastify, { ...services, bearerResolvers: bearerResolversFor('/mcp') }, orm, { deadlineOf: requestDeadline });
   await registerWebApp(fastify, options.webRoot);
   await fastify.register(oauthRoutes, { services, orm });
 

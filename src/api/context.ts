@@ -14,12 +14,14 @@ export interface RequestInfo {
   headers: Record<string, string | string[] | undefined>;
   ip: string;
   /** Which door the request came through; error bodies and headers differ slightly between them. */
-  surface: 'rest' | 'trpc' | 'internal';
+  surface: 'rest' | 'trpc' | 'mcp' | 'internal';
   /**
    * What the HTTP layer found wrong with the request's query string or body shape (REST): reported where input
    * validation runs, after authentication and the scope check, like every other input error.
    */
   inputProblems?: ErrorDetail[];
+  /** The door counted this request against the token's budget already (/mcp counts HTTP requests, not tool calls). */
+  rateLimitCounted?: boolean;
   /** Aborted when the request's deadline passes and it has been answered 503 (src/http/request-deadline.ts). */
   deadline?: AbortSignal;
 }

@@ -61,7 +61,10 @@ export function postProcessOpenApi<T extends object>(generated: T, options: Post
       'The public REST API of the scheduling service: the authenticated user, event types, availability, bookings, ' +
       'leads and contacts. Every operation needs a bearer token (a personal access token `pat_…` or an OAuth 2.0 ' +
       'access token) of a Team-plan user carrying the scope the operation names. Each token may make 600 requests per ' +
-      'minute; every response tells how many remain in the `X-RateLimit-*` headers.',
+      'minute; every response tells how many remain in the `X-RateLimit-*` headers.\n\n' +
+      `AI assistants can call every operation as a tool (named after its operationId in snake_case) of the MCP ` +
+      `server at \`${options.siteUrl}/mcp\`: the same tokens, scopes and rate limit, with OAuth access tokens issued ` +
+      `for \`${options.siteUrl}/mcp\` (or the whole site) rather than for this API.`,
     contact: { name: 'Scheduling API support', url: `${options.siteUrl}/api/docs` },
   };
   doc.servers = [{ url: apiUrl, description: 'This deployment' }];

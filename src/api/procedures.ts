@@ -42,9 +42,13 @@ const honourIdempotencyKey = middleware(async ({ ctx, meta, next }) => {
   return result;
 });
 
-/** Resource metadata for this API (RFC 9728); 401 and 403 challenges point clients at it. */
-export function resourceMetadataUrl(ctx: Pick<Context, 'env'>): string {
-  return `${ctx.env.SITE_URL}/.well-known/oauth-protected-resource/api/v2`;
+/**
+ * Resource metadata (RFC 9728) of the resource the request addressed, /mcp or this API; 401 and 403 challenges
+ * point clients at it.
+ */
+export function resourceMetadataUrl(ctx: Pick<Context, 'env' | 'request'>): string {
+  const resource = ctx.request.surface === 'mcp' ? 'mcp' : 'api/v2';
+  return `${ctx.env.SITE_URL}/.well-known/oauth-protected-resource/${resource}`;
 }
 
 /**
@@ -53,6 +57,14 @@ export function resourceMetadataUrl(ctx: Pick<Context, 'env'>): string {
  */
 const authenticate = middleware(async ({ ctx, next }) => {
   if (ctx.principal) return next({ ctx: { principal: ctx.principal } });
+  return next({ ctx: { principal: await authenticateRequest(ctx) } });
+});
+
+/**
+ * The request's principal, or an error (401 with its WWW-Authenticate challenge in `ctx.response.headers`, or 429
+ * for an address that keeps failing). The authentication middleware's, and the /mcp door's before it dispatches.
+ */
+export async function authenticateRequest(ctx: Context): Promise<Principal> {
   const address = `ip:${ctx.request.ip}`;
   refuseRepeatedFailures(ctx, ctx.failedAuthThrottle.blockedFor(address));
   try {
@@ -61,8 +73,7 @@ const authenticate = middleware(async ({ ctx, next }) => {
       ctx.request.surface === 'trpc' && !headers.authorization
         ? await authenticateSession(ctx.em, headers, ctx.env.SITE_URL, ctx.clock.now())
         : null;
-    const principal = session ?? (await authenticateBearer(ctx.em, ctx.bearerResolvers, headers.authorization, ctx.clock.now()));
-    return next({ ctx: { principal } });
+    return session ?? (await authenticateBearer(ctx.em, ctx.bearerResolvers, headers.authorization, ctx.clock.now()));
   } catch (error) {
     if (error instanceof AuthenticationError) {
       if (error.credentialRefused) refuseRepeatedFailures(ctx, await ctx.failedAuthThrottle.recordFailure(address));
@@ -72,7 +83,7 @@ const authenticate = middleware(async ({ ctx, next }) => {
     }
     throw error;
   }
-});
+}
 
 /** 429 for an address that keeps sending credentials that do not authenticate (no lookup is made for it). */
 function refuseRepeatedFailures(ctx: Context, retryAfterSec: number | null): void {
@@ -99,22 +110,33 @@ async function enforceRateLimit(ctx: Context, limiter: RateLimiter, key: string,
 }
 
 const limitRate = middleware(async ({ ctx, next }) => {
-  const { credential } = (ctx as Context & { principal: Principal }).principal;
-  const subject = credential.kind === 'session' ? 'session' : 'token';
-  await enforceRateLimit(ctx, ctx.apiRateLimiter, `${credential.kind}:${credential.id}`, subject);
+  if (!ctx.request.rateLimitCounted) await countAgainstTokenBudget(ctx as Context & { principal: Principal });
   return next();
 });
 
+/**
+ * Counts the request against its credential's budget (one per token across /api/v2, /trpc and /mcp), with the
+ * X-RateLimit-* headers in `ctx.response.headers`; 429 over budget.
+ */
+export async function countAgainstTokenBudget(ctx: Context & { principal: Principal }): Promise<void> {
+  const { credential } = ctx.principal;
+  const subject = credential.kind === 'session' ? 'session' : 'token';
+  await enforceRateLimit(ctx, ctx.apiRateLimiter, `${credential.kind}:${credential.id}`, subject);
+}
+
 function requireScope(scope: Scope) {
   return middleware(async ({ ctx, next }) => {
-    const principal = (ctx as Context & { principal: Principal }).principal;
-    if (!principal.scopes.has(scope)) {
-      ctx.response.headers['WWW-Authenticate'] =
-        `Bearer realm="api", error="insufficient_scope", scope="${scope}", resource_metadata="${resourceMetadataUrl(ctx)}"`;
-      throw new DomainError('forbidden', `This token lacks the "${scope}" scope, which this endpoint requires.`);
-    }
+    checkScope(ctx as Context & { principal: Principal }, scope);
     return next();
   });
+}
+
+/** 403 with an `insufficient_scope` challenge (the scope to step up to) when the principal lacks `scope`. */
+export function checkScope(ctx: Context & { principal: Principal }, scope: Scope): void {
+  if (ctx.principal.scopes.has(scope)) return;
+  ctx.response.headers['WWW-Authenticate'] =
+    `Bearer realm="api", error="insufficient_scope", scope="${scope}", resource_metadata="${resourceMetadataUrl(ctx)}"`;
+  throw new DomainError('forbidden', `This token lacks the "${scope}" scope, which this endpoint requires.`);
 }
 
 const requireSession = middleware(async ({ ctx, next }) => {

@@ -18,6 +18,8 @@ export type ProcedureMeta = Omit<
     idempotent?: boolean;
     /** Error statuses the OpenAPI document lists beyond those derived from the operation's shape (e.g. 409, 422). */
     errorStatuses?: number[];
+    /** A POST whose repetition changes nothing more (its MCP tool's idempotentHint); PUT, PATCH, DELETE are so anyway. */
+    repeatable?: boolean;
   }>,
   'openapi'
 > & {

@@ -15,7 +15,29 @@ const envSchema = z.object({
   DRAIN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /** How long a booking waits for its hosts' calendars under contention before a 409 (read by config/timeouts.ts). */
   BOOKING_WAIT_MS: z.coerce.number().int().min(1).max(60_000).default(2_000),
+  /** Browser origins besides SITE_URL's that may call /mcp (comma-separated, e.g. `https://inspector.example`). */
+  MCP_ALLOWED_ORIGINS: z
+    .string()
+    .optional()
+    .refine((value) => listOf(value).every(isOrigin), 'must be comma-separated origins such as https://app.example'),
 });
+
+function listOf(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+}
+
+function isOrigin(value: string): boolean {
+  try {
+    return new URL(value).origin === value.replace(/\/+$/, '');
+  } catch {
+    return false;
+  }
+}
+
+/** The origins a browser may call /mcp from (DNS-rebinding protection): SITE_URL's and MCP_ALLOWED_ORIGINS. */
+export function mcpAllowedOrigins(env: Env): Set<string> {
+  return new Set([new URL(env.SITE_URL).origin, ...listOf(env.MCP_ALLOWED_ORIGINS).map((entry) => new URL(entry).origin)]);
+}
 
 export type Env = z.infer<typeof envSchema> & { SITE_URL: string };
 

@@ -41,11 +41,14 @@ describe('resourceCovers and audienceAllows', () => {
     expect(resourceCovers(SITE, `${SITE}/api/v2`, SITE)).toBe(false);
   });
 
-  it('accepts on /api/v2 tokens for no resource, the origin or /api/v2, never one for /mcp', () => {
+  it('accepts on /api/v2 tokens for no resource, the origin or /api/v2; on /mcp only those for the origin or /mcp', () => {
     expect(audienceAllows(null, '/api/v2')).toBe(true);
     expect(audienceAllows(SITE, '/api/v2')).toBe(true);
     expect(audienceAllows(`${SITE}/api/v2`, '/api/v2')).toBe(true);
     expect(audienceAllows(`${SITE}/mcp`, '/api/v2')).toBe(false);
     expect(audienceAllows(`${SITE}/api/v2`, '/mcp')).toBe(false);
+    expect(audienceAllows(null, '/mcp')).toBe(false);
+    expect(audienceAllows(SITE, '/mcp')).toBe(true);
+    expect(audienceAllows(`${SITE}/mcp`, '/mcp')).toBe(true);
   });
 });

@@ -48,10 +48,12 @@ export function resourceCovers(siteUrl: string, bound: string | null, requested:
 /**
  * Whether an access token bound to `bound` is meant for the resource at `path` (MCP "Token Handling": a
  * server MUST only accept tokens issued for it). Works on the path alone, because every stored resource
- * was checked against SITE_URL when the token was issued.
+ * was checked against SITE_URL when the token was issued. A token bound to no resource (a client that sent no
+ * `resource`) is the REST API's, as before resource binding existed; /mcp takes only tokens issued for it or
+ * for the whole origin.
  */
 export function audienceAllows(bound: string | null, path: Exclude<ResourcePath, ''>): boolean {
-  if (bound === null) return true;
+  if (bound === null) return path !== '/mcp';
   const boundPath = new URL(bound).pathname.replace(/\/+$/, '');
   return boundPath === '' || boundPath === path;
 }

@@ -43,4 +43,18 @@ describe('bench report', () => {
       'no 409 when every POST books a distinct slot | label of bookings.create [rest]',
     ]);
   });
+
+  it('judges an MCP tools/call by its node CPU against the same REST call (at most 1.3 times)', () => {
+    const ms = [
+      { ...measured('me', 'rest', 700, 7, 30), serverCpuUs: 400 },
+      { ...measured('me', 'mcp', 600, 8, 30), serverCpuUs: 480 },
+      { ...measured('bookings.first', 'rest', 400, 10, 50), serverCpuUs: 1000 },
+      { ...measured('bookings.first', 'mcp', 300, 12, 60), serverCpuUs: 1400 },
+    ];
+    const verdicts = evaluateTargets(ms).filter((v) => v.target.startsWith('node CPU'));
+    expect(verdicts.map((v) => [v.subject, v.value, v.met])).toEqual([
+      ['label of me [mcp]', '1.20 (480 vs 400 µs)', true],
+      ['label of bookings.first [mcp]', '1.40 (1400 vs 1000 µs)', false],
+    ]);
+  });
 });

@@ -59,6 +59,7 @@ export const bookingChangesRouter = router({
 
   markNoShow: scopedProcedure('write:bookings')
     .meta({
+      repeatable: true,
       openapi: {
         method: 'POST',
         path: '/bookings/{id}/no-show',

@@ -1,0 +1,189 @@
+/**
+ * The MCP server at /mcp (Streamable HTTP, the official SDK in its stateless mode: a new server and transport per
+ * request, plain JSON answers), so any instance answers any request. The door checks the Origin, authenticates the
+ * bearer token for /mcp, counts the request against the token's budget and checks a tool call's scope before the
+ * JSON-RPC handling; each tool runs its procedure through a tRPC caller, with the same middleware as REST.
+ */
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type AppServices, type Context, createContextInner } from '../api/context.ts';
+import { authenticateRequest, checkScope, countAgainstTokenBudget } from '../api/procedures.ts';
+import { appRouter } from '../api/root.ts';
+import { mcpAllowedOrigins } from '../config/env.ts';
+import type { Principal } from '../identity/principal.ts';
+import { DomainError } from '../lib/errors.ts';
+import { type ErrorResponse, errorResponse, toErrorResponse } from '../lib/error-response.ts';
+import { promptDefinitions, renderPrompt } from './prompts.ts';
+import { type McpTool, toolsOf } from './tools.ts';
+
+export const MCP_PATH = '/mcp';
+const SERVER_INFO = { name: 'scheduling-api', version: '2.0.0' };
+const INSTRUCTIONS =
+  "Tools for the signed-in user's scheduling account: event types, availability, bookings, leads, contacts and the " +
+  'weekly schedule. To book a time: list_event_types, then get_availability for a window, then create_booking ' +
+  'with a returned slot. Every tool names the OAuth scope it needs; errors are the REST API\'s JSON bodies.';
+
+type AuthenticatedContext = Context & { principal: Principal };
+
+/**
+ * One JSON Schema validator for every per-request server: the SDK would otherwise build a new Ajv instance for
+ * each request, a third of an MCP request's CPU (bench, GET /me).
+ */
+const JSON_SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
+
+/** CORS for the allowed browser origins (MCP Inspector and other web clients): what they send and must read. */
+const CORS_ALLOW_HEADERS = 'Authorization, Content-Type, Accept, MCP-Protocol-Version, Mcp-Session-Id, Last-Event-ID';
+const CORS_EXPOSE_HEADERS =
+  'WWW-Authenticate, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Mcp-Session-Id';
+
+export interface McpOptions {
+  /** The request's deadline signal (src/http/request-deadline.ts), so that a tool's work can be called off. */
+  deadlineOf(request: FastifyRequest): AbortSignal | undefined;
+}
+
+export async function registerMcp(app: FastifyInstance, services: AppServices, orm: MikroORM, options: McpOptions): Promise<void> {
+  const tools = toolsOf(appRouter);
+  const toolsByName = new Map(tools.map((tool) => [tool.definition.name, tool]));
+  const allowedOrigins = mcpAllowedOrigins(services.env);
+  const contextFor = (request: FastifyRequest): Context =>
+    createContextInner({
+      services,
+      em: orm.em.fork(),
+      request: { headers: request.headers, ip: request.ip, surface: 'mcp', deadline: options.deadlineOf(request) },
+    });
+
+  /** 403 for a browser origin that is not allowed (DNS-rebinding protection); CORS headers for one that is. */
+  function refuseForeignOrigin(request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined {
+    const origin = request.headers.origin;
+    reply.header('Vary', 'Origin');
+    if (origin === undefined) return undefined;
+    if (!allowedOrigins.has(origin)) {
+      return send(reply, errorResponse('forbidden', `Requests from the origin ${origin} may not use this MCP server.`));
+    }
+    reply.header('Access-Control-Allow-Origin', origin).header('Access-Control-Expose-Headers', CORS_EXPOSE_HEADERS);
+    return undefined;
+  }
+
+  app.options(MCP_PATH, async (request, reply) => {
+    const refused = refuseForeignOrigin(request, reply);
+    if (refused) return refused;
+    return reply
+      .code(204)
+      .header('Allow', 'POST, OPTIONS')
+      .header('Access-Control-Allow-Methods', 'POST')
+      .header('Access-Control-Allow-Headers', CORS_ALLOW_HEADERS)
+      .header('Access-Control-Max-Age', '600')
+      .send();
+  });
+
+  app.post(MCP_PATH, async (request, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    const refused = refuseForeignOrigin(request, reply);
+    if (refused) return refused;
+    const ctx = contextFor(request);
+    try {
+      const principal = await authenticateRequest(ctx);
+      const authenticated: AuthenticatedContext = Object.assign(ctx, { principal });
+      await countAgainstTokenBudget(authenticated);
+      for (const tool of calledTools(request.body, toolsByName)) checkScope(authenticated, tool.scope);
+      reply.headers(ctx.response.headers);
+      await answerJsonRpc(request, reply, tools, toolsByName, (tool, args) => callTool(tool, args, request, principal));
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      return send(reply, { ...toErrorResponse(error), headers: ctx.response.headers });
+    }
+  });
+
+  // Stateless: no server-initiated stream (GET) and no session to end (DELETE).
+  app.route({
+    method: ['GET', 'DELETE', 'PUT', 'PATCH'],
+    url: MCP_PATH,
+    handler: async (request, reply) =>
+      refuseForeignOrigin(request, reply) ??
+      send(reply.header('Allow', 'POST, OPTIONS'), errorResponse('method_not_allowed', `${request.method} is not allowed on ${MCP_PATH}; use POST.`)),
+  });
+
+  /** Runs the tool's procedure with the request's principal; the HTTP request was counted once already. */
+  async function callTool(tool: McpTool, args: unknown, request: FastifyRequest, principal: Principal): Promise<CallToolResult> {
+    const ctx = contextFor(request);
+    ctx.principal = principal;
+    ctx.request.rateLimitCounted = true;
+    try {
+      const procedure = tool.procedurePath
+        .split('.')
+        .reduce<unknown>((target, key) => (target as Record<string, unknown>)[key], appRouter.createCaller(ctx)) as (
+        input: unknown,
+      ) => Promise<unknown>;
+      const value = await procedure(tool.takesInput ? (args ?? {}) : undefined);
+      const json = JSON.parse(JSON.stringify(value ?? null)) as unknown;
+      return {
+        content: [{ type: 'text', text: JSON.stringify(json) }],
+        structuredContent: (tool.wrapsOutput ? { result: json } : json) as Record<string, unknown>,
+      };
+    } catch (error) {
+      return { isError: true, content: [{ type: 'text', text: JSON.stringify(toErrorResponse(error).body) }] };
+    }
+  }
+}
+
+/** The tools a JSON-RPC message (or batch) calls, for the scope check before dispatching. */
+function calledTools(body: unknown, toolsByName: ReadonlyMap<string, McpTool>): McpTool[] {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.flatMap((message) => {
+    const { method, params } = (message ?? {}) as { method?: unknown; params?: { name?: unknown } };
+    const tool = method === 'tools/call' && typeof params?.name === 'string' ? toolsByName.get(params.name) : undefined;
+    return tool ? [tool] : [];
+  });
+}
+
+async function answerJsonRpc(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  tools: readonly McpTool[],
+  toolsByName: ReadonlyMap<string, McpTool>,
+  call: (tool: McpTool, args: unknown) => Promise<CallToolResult>,
+): Promise<void> {
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: {}, prompts: {} },
+    instructions: INSTRUCTIONS,
+    jsonSchemaValidator: JSON_SCHEMA_VALIDATOR,
+  });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map((tool) => tool.definition) }));
+  server.setRequestHandler(CallToolRequestSchema, ({ params }) => {
+    const tool = toolsByName.get(params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}. tools/list names them all.`);
+    return call(tool, params.arguments);
+  });
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: promptDefinitions() }));
+  server.setRequestHandler(GetPromptRequestSchema, ({ params }) => {
+    const prompt = renderPrompt(params.name, params.arguments);
+    if (typeof prompt === 'string') throw new McpError(ErrorCode.InvalidParams, prompt);
+    return prompt;
+  });
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  await server.connect(transport);
+  // The transport writes the answer itself; the headers set so far (rate limit, no-store) go with it.
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    if (value !== undefined) reply.raw.setHeader(name, value);
+  }
+  reply.hijack();
+  // Closing the server closes its transport.
+  reply.raw.on('close', () => void server.close());
+  await transport.handleRequest(request.raw, reply.raw, request.body);
+}
+
+function send(reply: FastifyReply, answer: ErrorResponse): FastifyReply {
+  return reply.code(answer.status).headers(answer.headers).type('application/json; charset=utf-8').send(answer.body);
+}

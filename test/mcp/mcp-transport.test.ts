@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { startListeningApp } from '../oauth/support.ts';
+import { connectWithToken, structured } from './support.ts';
+
+const JSON_RPC_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+
+function initialize(protocolVersion: string) {
+  return {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  };
+}
+
+describe('MCP transport: protocol revisions, JSON-RPC errors, origins, the shared rate limit', () => {
+  let t: TestApp & { siteUrl: string };
+  let user: TestUser;
+  const post = (token: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${t.siteUrl}/mcp`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, ...JSON_RPC_HEADERS, ...headers },
+      body: JSON.stringify(body),
+    });
+
+  beforeAll(async () => {
+    t = await startListeningApp({ apiRateLimitPerMinute: 6, env: { MCP_ALLOWED_ORIGINS: 'https://inspector.example, http://localhost:6274' } });
+    user = await createUserWithToken(t.em());
+  });
+  afterAll(() => t.close());
+
+  it('negotiates the revisions 2025-11-25, 2025-06-18 and 2025-03-26 and accepts each as MCP-Protocol-Version', async () => {
+    for (const version of ['2025-11-25', '2025-06-18', '2025-03-26']) {
+      const someone = await createUserWithToken(t.em());
+      const init = await post(someone.token, initialize(version));
+      expect(init.status).toBe(200);
+      expect(init.headers.get('mcp-session-id')).toBeNull();
+      expect((await init.json()).result.protocolVersion).toBe(version);
+      const list = await post(someone.token, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { 'MCP-Protocol-Version': version });
+      expect(list.status).toBe(200);
+      expect((await list.json()).result.tools.length).toBeGreaterThan(10);
+    }
+  });
+
+  it('answers malformed JSON-RPC with a JSON-RPC error, never a 5xx', async () => {
+    const someone = await createUserWithToken(t.em());
+    const res = await post(someone.token, { hello: 'world' });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number) } });
+  });
+
+  it('accepts the origins of MCP_ALLOWED_ORIGINS and refuses others', async () => {
+    const someone = await createUserWithToken(t.em());
+    const list = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+    expect((await post(someone.token, list, { Origin: 'https://inspector.example' })).status).toBe(200);
+    expect((await post(someone.token, list, { Origin: 'http://localhost:6274' })).status).toBe(200);
+    const refused = await post(someone.token, list, { Origin: 'http://localhost:6275' });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ title: 'Forbidden' });
+  });
+
+  it('answers CORS for an allowed browser origin (preflight and response), and never for another', async () => {
+    const preflight = (origin: string) =>
+      fetch(`${t.siteUrl}/mcp`, {
+        method: 'OPTIONS',
+        headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, content-type' },
+      });
+    const allowed = await preflight('http://localhost:6274');
+    expect(allowed.status).toBe(204);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('http://localhost:6274');
+    expect(allowed.headers.get('access-control-allow-headers')).toContain('Authorization');
+    expect((await preflight('https://evil.example')).status).toBe(403);
+
+    const unauthenticated = await fetch(`${t.siteUrl}/mcp`, {
+      method: 'POST',
+      headers: { ...JSON_RPC_HEADERS, Origin: 'http://localhost:6274' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(unauthenticated.status).toBe(401);
+    // A browser client reads the challenge to find the authorization server.
+    expect(unauthenticated.headers.get('access-control-allow-origin')).toBe('http://localhost:6274');
+    expect(unauthenticated.headers.get('access-control-expose-headers')).toContain('WWW-Authenticate');
+  });
+
+  it('counts every HTTP request to /mcp once against the token budget it shares with /api/v2, then 429', async () => {
+    const remaining: string[] = [];
+    const recording = async (input: string | URL | Request, init?: RequestInit) => {
+      const res = await fetch(input, init);
+      // The SDK also tries GET for a server-initiated stream: 405 before any authentication, so never counted.
+      if (init?.method === 'POST') remaining.push(res.headers.get('x-ratelimit-remaining') ?? '');
+      return res;
+    };
+    const rest = await t.http.get('/api/v2/me').set(...bearer(user.token));
+    expect(rest.headers['x-ratelimit-remaining']).toBe('5');
+    // initialize and notifications/initialized: two requests.
+    const client = await connectWithToken(`${t.siteUrl}/mcp`, user.token, recording);
+    expect(remaining).toEqual(['4', '3']);
+    structured(await client.callTool({ name: 'get_me', arguments: {} }));
+    expect(remaining).toEqual(['4', '3', '2']);
+    const again = await t.http.get('/api/v2/me').set(...bearer(user.token));
+    expect(again.headers['x-ratelimit-remaining']).toBe('1');
+    structured(await client.callTool({ name: 'list_bookings', arguments: {} }));
+    expect(remaining.at(-1)).toBe('0');
+
+    const over = await post(user.token, { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'get_me', arguments: {} } });
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(over.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(await over.json()).toMatchObject({ title: 'Too Many Requests' });
+    expect((await t.http.get('/api/v2/me').set(...bearer(user.token))).status).toBe(429);
+    await client.close();
+  });
+});
+
+describe('MCP on two instances sharing one database', () => {
+  let a: TestApp & { siteUrl: string };
+  let b: TestApp & { siteUrl: string };
+
+  beforeAll(async () => {
+    a = await startListeningApp();
+    b = await startListeningApp({ database: a.database });
+  });
+  afterAll(async () => {
+    await b.close();
+    await a.close();
+  });
+
+  it('serves a client whose requests alternate between the instances', async () => {
+    const user = await createUserWithToken(a.em());
+    const served: string[] = [];
+    let next = 0;
+    const alternating = (input: string | URL | Request, init?: RequestInit) => {
+      const target = [a, b][next++ % 2] as TestApp & { siteUrl: string };
+      served.push(target.siteUrl);
+      return fetch(String(input).replace(a.siteUrl, target.siteUrl), init);
+    };
+    const client = await connectWithToken(`${a.siteUrl}/mcp`, user.token, alternating);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toContain('get_me');
+    const me = structured(await client.callTool({ name: 'get_me', arguments: {} }));
+    expect(me).toMatchObject({ id: user.id, email: user.email });
+    const created = structured(
+      await client.callTool({ name: 'create_event_type', arguments: { name: 'Two instances', slug: 'two-instances', durationsMin: [30] } }),
+    );
+    const listed = structured(await client.callTool({ name: 'list_event_types', arguments: {} }));
+    expect((listed.data as { id: string }[]).map((eventType) => eventType.id)).toContain(created.id);
+    expect(served.filter((url) => url === a.siteUrl).length).toBeGreaterThanOrEqual(3);
+    expect(served.filter((url) => url === b.siteUrl).length).toBeGreaterThanOrEqual(3);
+    await client.close();
+  });
+});
