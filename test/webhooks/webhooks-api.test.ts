@@ -167,3 +167,19 @@ describe('webhook endpoints with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true', () => {
     expect(res.status).toBe(201);
   });
 });
+
+describe('the OpenAPI document', () => {
+  it('describes every event body in the 3.1 webhooks section, reusing the Booking and Lead schemas', async () => {
+    const { buildOpenApiDocument } = await import('../../src/api/openapi.ts');
+    const document = buildOpenApiDocument('http://localhost:3000');
+    const body = (type: string) =>
+      (document.webhooks?.[type] as { post: { requestBody: { content: Record<string, { schema: { properties: Record<string, unknown> } }> } } })
+        .post.requestBody.content['application/json']!.schema.properties;
+    expect(Object.keys(document.webhooks ?? {}).sort()).toEqual(
+      ['booking.canceled', 'booking.created', 'booking.no_show', 'booking.rescheduled', 'lead.converted', 'lead.created', 'lead.updated', 'ping'],
+    );
+    expect(body('booking.created').data).toEqual({ $ref: '#/components/schemas/Booking' });
+    expect(body('lead.updated').data).toEqual({ $ref: '#/components/schemas/Lead' });
+    expect(body('booking.canceled').type).toMatchObject({ const: 'booking.canceled' });
+  });
+});

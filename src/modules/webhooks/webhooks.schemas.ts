@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { BookingSchema } from '../bookings/bookings.schemas.ts';
+import { LeadSchema } from '../leads/leads.schemas.ts';
 
 /** What an endpoint can subscribe to; `ping` is not among them: it comes only from POST /webhooks/{id}/test. */
 export const SUBSCRIBABLE_EVENT_TYPES = [
@@ -51,3 +53,25 @@ export const DeliverySchema = z
   })
   .meta({ id: 'WebhookDelivery' });
 export type Delivery = z.infer<typeof DeliverySchema>;
+
+/** What each event's `data` is: the resource exactly as the API returns it (`ping`: the endpoint's id). */
+export const WEBHOOK_EVENT_DATA = {
+  'booking.created': BookingSchema,
+  'booking.rescheduled': BookingSchema,
+  'booking.canceled': BookingSchema,
+  'booking.no_show': BookingSchema,
+  'lead.created': LeadSchema,
+  'lead.updated': LeadSchema,
+  'lead.converted': LeadSchema,
+  ping: z.object({ webhookId: z.string() }),
+} as const satisfies Record<WebhookEventType, z.ZodType>;
+
+/** The body POSTed for one event type (the OpenAPI document's `webhooks` section describes each). */
+export function webhookEventBodySchema(type: WebhookEventType) {
+  return z.object({
+    id: z.string().describe('The event id (`evt_…`), also sent as `webhook-id`: the same on every attempt.'),
+    type: z.literal(type),
+    createdAt: z.iso.datetime().describe('When the change committed.'),
+    data: WEBHOOK_EVENT_DATA[type],
+  });
+}
