@@ -80,7 +80,7 @@ async function deliverDueBatch(options: DeliveryWorkerOptions, stop: AbortSignal
      ), claimed as (
        update webhook_delivery d
           set attempts = d.attempts + 1, next_attempt_at = now() + $2 * interval '1 millisecond'
-         from due where d.id = due.id
+         from due where d.id = due.id and d.status = 'pending' and d.next_attempt_at <= now()
        returning d.id, d.attempts, d.endpoint_id, d.event_id
      )
      select c.id, c.attempts, c.endpoint_id, c.event_id, e.type as event_type, e.body,
