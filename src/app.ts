@@ -8,10 +8,11 @@ import type { AppServices } from './api/context.ts';
 import { REST_BASE_PATH } from './api/openapi.ts';
 import { bearerResolversFor } from './bearer-resolvers.ts';
 import { type CounterStore, createFailureThrottle, createRateLimiter, REDIS_COUNTER_TIMEOUT_MS } from './lib/rate-limit.ts';
-import { type Env, trustProxySetting } from './config/env.ts';
-import { HTTP_TIMEOUTS, type HttpTimeouts, httpServerTimeouts, POSTGRES_COUNTER_TIMEOUTS } from './config/timeouts.ts';
+import { type Env, parseDurations, trustProxySetting } from './config/env.ts';
+import { DATABASE_TIMEOUTS, HTTP_TIMEOUTS, type HttpTimeouts, httpServerTimeouts, POSTGRES_COUNTER_TIMEOUTS } from './config/timeouts.ts';
 import { DeadlineClient, releaseConnectionsThatEnd } from './db/connection-guard.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
+import { DEFAULT_RETRY_DELAYS_MS, type RetryPolicy, startDeliveryWorker } from './modules/webhooks/delivery-worker.ts';
 import { registerRest, registerTrpc, TRPC_BASE_PATH } from './http/api-mounts.ts';
 import { registerDocs } from './http/docs.ts';
 import { registerDraining } from './http/draining.ts';
@@ -131,15 +132,47 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await registerMcp(fastify, { ...services, bearerResolvers: bearerResolversFor('/mcp') }, orm, { deadlineOf: requestDeadline });
   await registerWebApp(fastify, options.webRoot);
   await fastify.register(oauthRoutes, { services, orm });
+  const webhookPool = createWebhookWorkerPool(options.databaseUrl);
+  const webhookWorker = startDeliveryWorker({
+    query: async (sql, params) => (await webhookPool.query(sql, params)).rows,
+    retry: webhookRetryPolicy(env),
+    allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+    onError: (error) => log.warn({ err: error }, 'webhook delivery worker: a poll failed; trying again'),
+  });
 
   return {
     fastify,
     services,
     async close() {
+      await webhookWorker.stop();
+      await webhookPool.end();
       await fastify.close();
       await counterStore.close();
     },
   };
+}
+
+/** The delivery worker's own connections (as the ORM's, mikro-orm.config.ts): its polls never wait in the requests' pool. */
+function createWebhookWorkerPool(databaseUrl: string): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: 2,
+    Client: DeadlineClient,
+    connectionTimeoutMillis: DATABASE_TIMEOUTS.acquireMs,
+    statement_timeout: DATABASE_TIMEOUTS.statementMs,
+    query_timeout: DATABASE_TIMEOUTS.queryMs,
+  });
+  releaseConnectionsThatEnd(pool);
+  pool.on('error', () => {
+    // An idle client lost its connection (e.g. the database restarted); the pool replaces it and the next poll retries.
+  });
+  return pool;
+}
+
+/** WEBHOOK_RETRY_SCHEDULE's delays exactly, or the default ones with jitter. */
+function webhookRetryPolicy(env: Env): RetryPolicy {
+  const delays = env.WEBHOOK_RETRY_SCHEDULE === undefined ? undefined : parseDurations(env.WEBHOOK_RETRY_SCHEDULE);
+  return delays ? { delaysMs: delays, jitter: false } : { delaysMs: DEFAULT_RETRY_DELAYS_MS, jitter: true };
 }
 
 function createCounterStore(env: Env, databaseUrl: string): { store: CounterStore; close(): Promise<void> } {

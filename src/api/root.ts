@@ -10,6 +10,7 @@ import { publicBookingRouter } from '../modules/public-booking/public-booking.ro
 import { eventTypesRouter } from '../modules/event-types/event-types.router.ts';
 import { leadsRouter } from '../modules/leads/leads.router.ts';
 import { contactsRouter } from '../modules/contacts/contacts.router.ts';
+import { webhooksRouter } from '../modules/webhooks/webhooks.router.ts';
 import { mergeRouters, router } from './trpc.ts';
 
 /** Every procedure of the service; the same object serves /trpc and /api/v2. */
@@ -24,6 +25,7 @@ export const appRouter = router({
   session: sessionRouter,
   developerSettings: developerSettingsRouter,
   schedule: scheduleRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

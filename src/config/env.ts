@@ -20,7 +20,25 @@ const envSchema = z.object({
     .string()
     .optional()
     .refine((value) => listOf(value).every(isOrigin), 'must be comma-separated origins such as https://app.example'),
+  /** Lets webhooks use http:// and reach local and private addresses: for development and tests only. */
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
+  /** The delays between a webhook's attempts (e.g. `1s,2s,3s`), exact; unset: 5s,5m,30m,2h,5h,10h,10h with jitter. */
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || parseDurations(value) !== undefined, 'must be comma-separated durations such as 5s,5m,2h'),
 });
+
+const DURATION_UNITS_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+
+/** `5s,5m,2h` as milliseconds; undefined when any entry is not a duration. */
+export function parseDurations(value: string): number[] | undefined {
+  const delays = listOf(value).map((entry) => {
+    const match = /^(\d+)(ms|s|m|h)$/.exec(entry);
+    return match ? Number(match[1]) * DURATION_UNITS_MS[match[2] as keyof typeof DURATION_UNITS_MS] : Number.NaN;
+  });
+  return delays.length > 0 && delays.every(Number.isFinite) ? delays : undefined;
+}
 
 function listOf(value: string | undefined): string[] {
   return (value ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);

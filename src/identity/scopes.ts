@@ -12,6 +12,8 @@ export const SCOPE_DESCRIPTIONS = {
   'read:leads': 'List and view the leads captured on your booking pages',
   'write:leads': 'Update the pipeline status of your leads',
   'read:contacts': 'List your contacts (people who booked or left their details)',
+  'read:webhooks': 'List your webhook endpoints and their deliveries',
+  'write:webhooks': 'Create, change and delete your webhook endpoints, and send test events',
 } as const;
 
 export type Scope = keyof typeof SCOPE_DESCRIPTIONS;

@@ -84,6 +84,6 @@ describe('MCP through the whole OAuth flow (official SDK client with an auth pro
     const metadata = await (await fetch(`${t.siteUrl}/.well-known/oauth-protected-resource/mcp`)).json();
     expect(metadata.resource).toBe(`${t.siteUrl}/mcp`);
     expect(metadata.scopes_supported).toEqual(expect.arrayContaining(['read:profile', 'read:bookings', 'write:bookings', 'read:contacts']));
-    expect(metadata.scopes_supported).toHaveLength(10);
+    expect(metadata.scopes_supported).toHaveLength(12);
   });
 });

@@ -64,6 +64,11 @@ describe('MCP at /mcp with a personal access token (official SDK client)', () =>
   });
 
   it('answers every read tool as REST does, with the same JSON as text and structured content', async () => {
+    const webhook = await t.http
+      .post('/api/v2/webhooks')
+      .set(...bearer(owner.token))
+      .send({ url: 'https://93.184.215.14/hook', events: ['booking.created'] });
+    const webhookId = webhook.body.id as string;
     const reads: [string, Record<string, unknown>, string][] = [
       ['get_me', {}, '/api/v2/me'],
       ['list_event_types', {}, '/api/v2/event-types'],
@@ -72,6 +77,9 @@ describe('MCP at /mcp with a personal access token (official SDK client)', () =>
       ['list_leads', {}, '/api/v2/leads'],
       ['list_contacts', {}, '/api/v2/contacts'],
       ['get_schedule', {}, '/api/v2/schedule'],
+      ['list_webhooks', {}, '/api/v2/webhooks'],
+      ['get_webhook', { id: webhookId }, `/api/v2/webhooks/${webhookId}`],
+      ['list_webhook_deliveries', { id: webhookId }, `/api/v2/webhooks/${webhookId}/deliveries`],
     ];
     const { tools } = await client.listTools();
     const readTools = tools.filter((tool) => tool.annotations?.readOnlyHint).map((tool) => tool.name);

@@ -29,6 +29,8 @@ import { findEventType } from '../availability/availability.service.ts';
 import { refreshContacts } from '../contacts/contacts.projection.ts';
 import type { EventTypeRecord } from '../event-types/event-type.rows.ts';
 import { readBooking } from './booking.rows.ts';
+import { readLead } from '../leads/lead.rows.ts';
+import { emitWebhookEvent } from '../webhooks/outbox.ts';
 import type { Booking, CreateBookingInput } from './bookings.schemas.ts';
 import { bookingTransaction } from './booking-transaction.ts';
 import { reserveSlot } from './slot-reservation.ts';
@@ -113,10 +115,15 @@ async function bookSlot(tx: EntityManager, input: CreateBookingInput, options: C
   for (const blockId of blockIds) {
     await tx.execute('insert into booking_busy_block (booking_id, busy_block_id) values (?, ?)', [bookingId, blockId], 'run');
   }
-  await convertLeads(tx, eventType.id, input.invitee.email, bookingId, now);
+  const convertedLeadIds = await convertLeads(tx, eventType.id, input.invitee.email, bookingId, now);
   await refreshContacts(tx, eventType.ownerId, [input.invitee.email]);
 
-  return readBooking(tx, eventType.ownerId, bookingId);
+  const booking = await readBooking(tx, eventType.ownerId, bookingId);
+  await emitWebhookEvent(tx, eventType.ownerId, 'booking.created', booking, now);
+  for (const leadId of convertedLeadIds) {
+    await emitWebhookEvent(tx, eventType.ownerId, 'lead.converted', await readLead(tx, eventType.ownerId, leadId), now);
+  }
+  return booking;
 }
 
 /** Step 2's refusals: an inactive event type, or a duration it does not offer (409). */
@@ -132,11 +139,13 @@ export function assertBookable(eventType: EventTypeRecord, durationMin: number):
   }
 }
 
-async function convertLeads(tx: EntityManager, eventTypeId: string, email: string, bookingId: string, now: Date): Promise<void> {
-  await tx.execute(
+/** Converts the person's open leads on this event type; returns their ids. */
+async function convertLeads(tx: EntityManager, eventTypeId: string, email: string, bookingId: string, now: Date): Promise<string[]> {
+  const converted = await tx.execute<{ id: string }[]>(
     `update lead set booking_id = ?, completed_at = ?, updated_at = ?
-      where event_type_id = ? and lower(email) = lower(?) and booking_id is null`,
+      where event_type_id = ? and lower(email) = lower(?) and booking_id is null
+      returning id`,
     [bookingId, now, now, eventTypeId, email],
-    'run',
   );
+  return converted.map((row) => row.id);
 }

@@ -3,6 +3,7 @@ import { DomainError, notFound } from '../../lib/errors.ts';
 import { toDate } from '../../lib/sql-values.ts';
 import { refreshContacts } from '../contacts/contacts.projection.ts';
 import { readBooking, readBookingRow } from './booking.rows.ts';
+import { emitWebhookEvent } from '../webhooks/outbox.ts';
 import type { Booking } from './bookings.schemas.ts';
 
 /**
@@ -31,10 +32,11 @@ export async function setBookingNoShow(
         );
       }
     }
-    if (input.noShow !== locked.no_show) {
-      await tx.execute('update booking set no_show = ?, updated_at = ? where id = ?', [input.noShow, now, input.id], 'run');
-      await refreshContacts(tx, ownerId, [locked.invitee_email]);
-    }
-    return readBooking(tx, ownerId, input.id);
+    if (input.noShow === locked.no_show) return readBooking(tx, ownerId, input.id);
+    await tx.execute('update booking set no_show = ?, updated_at = ? where id = ?', [input.noShow, now, input.id], 'run');
+    await refreshContacts(tx, ownerId, [locked.invitee_email]);
+    const booking = await readBooking(tx, ownerId, input.id);
+    await emitWebhookEvent(tx, ownerId, 'booking.no_show', booking, now);
+    return booking;
   });
 }

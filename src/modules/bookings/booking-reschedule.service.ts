@@ -25,6 +25,7 @@ import { assertBookable } from './booking-creation.service.ts';
 import { reserveSlot } from './slot-reservation.ts';
 import { bookingTransaction, lockHostCalendars } from './booking-transaction.ts';
 import { readBooking, readBookingRow } from './booking.rows.ts';
+import { emitWebhookEvent } from '../webhooks/outbox.ts';
 import type { Booking } from './bookings.schemas.ts';
 import { claimIdempotencyKey, type IdempotencyScope, requestHash, storeIdempotentResponse } from './idempotency.ts';
 
@@ -114,5 +115,7 @@ async function moveBooking(tx: EntityManager, ownerId: string, input: Reschedule
     await tx.execute('insert into booking_busy_block (booking_id, busy_block_id) values (?, ?)', [input.id, blockId], 'run');
   }
   await refreshContacts(tx, ownerId, [locked.invitee_email]);
-  return readBooking(tx, ownerId, input.id);
+  const booking = await readBooking(tx, ownerId, input.id);
+  await emitWebhookEvent(tx, ownerId, 'booking.rescheduled', booking, now);
+  return booking;
 }

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { emitWebhookEvent } from '../webhooks/outbox.ts';
 import { notFound } from '../../lib/errors.ts';
 import { openKeyset, type Page, sortKeySql } from '../../lib/keyset.ts';
 import { releaseBusyBlocks } from './busy-blocks.ts';
@@ -100,6 +101,9 @@ export async function cancelBooking(
       );
       await releaseBusyBlocks(tx, input.id);
       await refreshContacts(tx, ownerId, [locked.invitee_email]);
+      const canceled = await readBooking(tx, ownerId, input.id);
+      await emitWebhookEvent(tx, ownerId, 'booking.canceled', canceled, now);
+      return canceled;
     }
     return readBooking(tx, ownerId, input.id);
   });

@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../lib/ids.ts';
 import { refreshContacts } from '../contacts/contacts.projection.ts';
+import { emitWebhookEvent } from '../webhooks/outbox.ts';
+import { readLead } from './lead.rows.ts';
 
 export interface LeadDetails {
   name?: string | undefined;
@@ -31,6 +33,7 @@ export async function captureLead(
         order by created_at desc, id desc limit 1`,
       [eventType.id, email],
     );
+    const leadId = open?.id ?? newId();
     if (open) {
       await tx.execute(
         'update lead set name = coalesce(?, name), email = ?, timezone = ?, updated_at = ? where id = ?',
@@ -41,10 +44,12 @@ export async function captureLead(
       await tx.execute(
         `insert into lead (id, owner_id, event_type_id, name, email, timezone, status, created_at, updated_at)
          values (?, ?, ?, ?, ?, ?, 'new', ?, ?)`,
-        [newId(), eventType.ownerId, eventType.id, details.name ?? null, email, details.timezone, now, now],
+        [leadId, eventType.ownerId, eventType.id, details.name ?? null, email, details.timezone, now, now],
         'run',
       );
     }
     await refreshContacts(tx, eventType.ownerId, [email]);
+    const lead = await readLead(tx, eventType.ownerId, leadId);
+    await emitWebhookEvent(tx, eventType.ownerId, open ? 'lead.updated' : 'lead.created', lead, now);
   });
 }

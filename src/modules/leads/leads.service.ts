@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { notFound } from '../../lib/errors.ts';
 import { openKeyset, type Page, sortKeySql } from '../../lib/keyset.ts';
 import { refreshContacts } from '../contacts/contacts.projection.ts';
+import { emitWebhookEvent } from '../webhooks/outbox.ts';
 import { LEAD_COLUMNS, LEAD_FROM, type LeadRow, type LeadStatus, readLead, toLead } from './lead.rows.ts';
 import type { Lead } from './leads.schemas.ts';
 
@@ -59,16 +60,21 @@ export async function updateLeadStatus(
   now: Date,
 ): Promise<Lead> {
   return em.transactional(async (tx) => {
+    const [previous] = await tx.execute<{ status: LeadStatus }[]>(
+      'select status from lead where id = ? and owner_id = ? for update',
+      [input.id, ownerId],
+    );
+    if (!previous) throw notFound('Lead');
     const [updated] = await tx.execute<{ email: string }[]>(
       `update lead set status = ?, updated_at = case when status = ? then updated_at else ? end
         where id = ? and owner_id = ?
         returning email`,
       [input.status, input.status, now, input.id, ownerId],
     );
-    if (!updated) throw notFound('Lead');
-    await refreshContacts(tx, ownerId, [updated.email]);
+    await refreshContacts(tx, ownerId, [updated!.email]);
     const lead = await readLead(tx, ownerId, input.id);
     if (!lead) throw notFound('Lead');
+    if (previous.status !== input.status) await emitWebhookEvent(tx, ownerId, 'lead.updated', lead, now);
     return lead;
   });
 }

@@ -1,0 +1,66 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { newId } from '../../lib/ids.ts';
+import type { WebhookEventType } from './webhooks.schemas.ts';
+
+/** An event id as Svix and Stripe spell them: a type prefix and a random id. */
+function newEventId(): string {
+  return `evt_${newId().replaceAll('-', '')}`;
+}
+
+/** The exact body every attempt of an event sends (Standard Webhooks signs these bytes). */
+function eventBody(id: string, type: WebhookEventType, createdAt: Date, data: unknown): string {
+  return JSON.stringify({ id, type, createdAt: createdAt.toISOString(), data });
+}
+
+/**
+ * Writes an event and one pending delivery per active endpoint of the owner subscribed to its type. Call it
+ * with the transaction of the change the event describes: a write that rolls back then emits nothing.
+ */
+export async function emitWebhookEvent(
+  tx: EntityManager,
+  ownerId: string,
+  type: Exclude<WebhookEventType, 'ping'>,
+  data: unknown,
+  now: Date,
+): Promise<void> {
+  const [subscribed] = await tx.execute<{ any: boolean }[]>(
+    'select exists (select 1 from webhook_endpoint where owner_id = ? and active and ? = any (events)) as any',
+    [ownerId, type],
+  );
+  if (!subscribed?.any) return;
+  const id = newEventId();
+  await tx.execute(
+    'insert into webhook_event (id, owner_id, type, body, created_at) values (?, ?, ?, ?, ?)',
+    [id, ownerId, type, eventBody(id, type, now, data), now],
+    'run',
+  );
+  await tx.execute(
+    `insert into webhook_delivery (id, endpoint_id, event_id, next_attempt_at, created_at)
+     select gen_random_uuid()::text, w.id, ?, now(), ? from webhook_endpoint w
+      where w.owner_id = ? and w.active and ? = any (w.events)`,
+    [id, now, ownerId, type],
+    'run',
+  );
+}
+
+/** A `ping` event for one endpoint (POST /webhooks/{id}/test); returns the delivery's id. */
+export async function emitPing(tx: EntityManager, ownerId: string, endpointId: string, now: Date): Promise<string> {
+  const id = newEventId();
+  await tx.execute(
+    'insert into webhook_event (id, owner_id, type, body, created_at) values (?, ?, ?, ?, ?)',
+    [id, ownerId, 'ping', eventBody(id, 'ping', now, { webhookId: endpointId }), now],
+    'run',
+  );
+  return queueDelivery(tx, endpointId, id, now);
+}
+
+/** A new pending delivery of an existing event to an endpoint, due now by the database's clock (the one the workers compare with). */
+export async function queueDelivery(tx: EntityManager, endpointId: string, eventId: string, now: Date): Promise<string> {
+  const deliveryId = newId();
+  await tx.execute(
+    `insert into webhook_delivery (id, endpoint_id, event_id, next_attempt_at, created_at) values (?, ?, ?, now(), ?)`,
+    [deliveryId, endpointId, eventId, now],
+    'run',
+  );
+  return deliveryId;
+}

@@ -1,0 +1,212 @@
+import { z } from 'zod';
+import { scopedProcedure } from '../../api/procedures.ts';
+import { router } from '../../api/trpc.ts';
+import { CursorParam, cursorPage, limitParam } from '../../lib/pagination.ts';
+import { DeliverySchema, WebhookEndpointSchema, WebhookEventTypeSchema, WebhookSecretSchema } from './webhooks.schemas.ts';
+import {
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listDeliveries,
+  listWebhooks,
+  MAX_ENDPOINTS_PER_USER,
+  redeliver,
+  rotateWebhookSecret,
+  sendTestEvent,
+  updateWebhook,
+} from './webhooks.service.ts';
+
+const WebhookIdSchema = z.string().min(1).max(100).describe('The webhook endpoint.');
+const WebhookUrlSchema = z
+  .string()
+  .max(2000)
+  .describe('Where events are POSTed: `https://` on a public host (private, loopback and metadata addresses are refused).');
+const EventsSchema = z.array(WebhookEventTypeSchema).min(1).max(20).describe('The event kinds to receive (`ping` comes only from the test operation).');
+const DescriptionSchema = z.string().max(500);
+
+export const CreateWebhookInputSchema = z.strictObject({
+  url: WebhookUrlSchema,
+  events: EventsSchema,
+  description: DescriptionSchema.optional(),
+  active: z.boolean().default(true),
+});
+
+export const UpdateWebhookInputSchema = z.strictObject({
+  id: WebhookIdSchema,
+  url: WebhookUrlSchema.optional(),
+  events: EventsSchema.optional(),
+  description: DescriptionSchema.nullable().optional(),
+  active: z.boolean().describe('`true` re-enables an endpoint the service disabled, clearing `disabledReason`.').optional(),
+});
+
+const WebhookIdInputSchema = z.object({ id: WebhookIdSchema });
+
+const TAGS = ['Webhooks'];
+const policyOf = (env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: boolean }) => ({
+  allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+});
+
+export const webhooksRouter = router({
+  create: scopedProcedure('write:webhooks')
+    .meta({
+      successStatus: 201,
+      errorStatuses: [409],
+      openapi: {
+        method: 'POST',
+        path: '/webhooks',
+        operationId: 'createWebhook',
+        tags: TAGS,
+        summary: 'Register a webhook endpoint',
+        description:
+          'Returns the endpoint and its signing `secret`, which no other response shows again (it is stored so ' +
+          `that deliveries can be signed). At most ${MAX_ENDPOINTS_PER_USER} endpoints per user (409 beyond). ` +
+          'A URL that is not `https://` or whose host is or resolves to a private, loopback, link-local, CGNAT, ' +
+          'multicast, unspecified or metadata address is 400.',
+      },
+    })
+    .input(CreateWebhookInputSchema)
+    .output(WebhookEndpointSchema.extend({ secret: WebhookSecretSchema }))
+    .mutation(async ({ ctx, input }) => {
+      const endpoint = await createWebhook(ctx.em, ctx.principal.userId, input, policyOf(ctx.env), ctx.clock.now());
+      ctx.response.status = 201;
+      return endpoint;
+    }),
+
+  list: scopedProcedure('read:webhooks')
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/webhooks',
+        operationId: 'listWebhooks',
+        tags: TAGS,
+        summary: 'List webhook endpoints',
+        description: "The user's endpoints, oldest first, without their secrets.",
+      },
+    })
+    .input(z.void())
+    .output(z.object({ data: z.array(WebhookEndpointSchema) }))
+    .query(async ({ ctx }) => ({ data: await listWebhooks(ctx.em, ctx.principal.userId) })),
+
+  get: scopedProcedure('read:webhooks')
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/webhooks/{id}',
+        operationId: 'getWebhook',
+        tags: TAGS,
+        summary: 'Get a webhook endpoint',
+        description: 'One endpoint, without its secret.',
+      },
+    })
+    .input(WebhookIdInputSchema)
+    .output(WebhookEndpointSchema)
+    .query(({ ctx, input }) => getWebhook(ctx.em, ctx.principal.userId, input.id)),
+
+  update: scopedProcedure('write:webhooks')
+    .meta({
+      openapi: {
+        method: 'PATCH',
+        path: '/webhooks/{id}',
+        operationId: 'updateWebhook',
+        tags: TAGS,
+        summary: 'Change a webhook endpoint',
+        description:
+          'Changes the fields sent; absent fields keep their value. `active: true` turns a disabled endpoint back ' +
+          'on and clears `disabledReason`.',
+      },
+    })
+    .input(UpdateWebhookInputSchema)
+    .output(WebhookEndpointSchema)
+    .mutation(({ ctx, input }) => updateWebhook(ctx.em, ctx.principal.userId, input, policyOf(ctx.env))),
+
+  delete: scopedProcedure('write:webhooks')
+    .meta({
+      successStatus: 204,
+      openapi: {
+        method: 'DELETE',
+        path: '/webhooks/{id}',
+        operationId: 'deleteWebhook',
+        tags: TAGS,
+        summary: 'Delete a webhook endpoint',
+        description: 'The endpoint is gone (404 afterwards) and its pending deliveries are dropped.',
+      },
+    })
+    .input(WebhookIdInputSchema)
+    .output(z.void())
+    .mutation(async ({ ctx, input }) => {
+      await deleteWebhook(ctx.em, ctx.principal.userId, input.id);
+      ctx.response.status = 204;
+    }),
+
+  rotateSecret: scopedProcedure('write:webhooks')
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/webhooks/{id}/rotate-secret',
+        operationId: 'rotateWebhookSecret',
+        tags: TAGS,
+        summary: "Replace a webhook endpoint's signing secret",
+        description:
+          'Returns the new secret (shown this once). For 24 hours deliveries carry two signatures, by the old and ' +
+          'the new secret, so receivers can switch without dropping events.',
+      },
+    })
+    .input(WebhookIdInputSchema)
+    .output(z.object({ secret: WebhookSecretSchema }))
+    .mutation(({ ctx, input }) => rotateWebhookSecret(ctx.em, ctx.principal.userId, input.id, ctx.clock.now())),
+
+  test: scopedProcedure('write:webhooks')
+    .meta({
+      successStatus: 202,
+      openapi: {
+        method: 'POST',
+        path: '/webhooks/{id}/test',
+        operationId: 'testWebhook',
+        tags: TAGS,
+        summary: 'Send a test event',
+        description: 'Queues a `ping` event (`data: {webhookId}`) to this endpoint alone, even a disabled one.',
+      },
+    })
+    .input(WebhookIdInputSchema)
+    .output(DeliverySchema)
+    .mutation(async ({ ctx, input }) => {
+      const delivery = await sendTestEvent(ctx.em, ctx.principal.userId, input.id, ctx.clock.now());
+      ctx.response.status = 202;
+      return delivery;
+    }),
+
+  deliveries: scopedProcedure('read:webhooks')
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/webhooks/{id}/deliveries',
+        operationId: 'listWebhookDeliveries',
+        tags: TAGS,
+        summary: "List a webhook endpoint's deliveries",
+        description: 'Newest first. Page through with `nextCursor`; a cursor is valid only for the same endpoint and user.',
+      },
+    })
+    .input(z.object({ id: WebhookIdSchema, cursor: CursorParam, limit: limitParam(20, 100) }))
+    .output(cursorPage(DeliverySchema))
+    .query(({ ctx, input }) => listDeliveries(ctx.em, ctx.principal.userId, input)),
+
+  redeliver: scopedProcedure('write:webhooks')
+    .meta({
+      successStatus: 202,
+      openapi: {
+        method: 'POST',
+        path: '/webhooks/{id}/deliveries/{deliveryId}/redeliver',
+        operationId: 'redeliverWebhook',
+        tags: TAGS,
+        summary: 'Deliver an event again',
+        description: 'Queues the same event (same `webhook-id`, same body) again now, as a new delivery.',
+      },
+    })
+    .input(z.object({ id: WebhookIdSchema, deliveryId: z.string().min(1).max(100).describe('The delivery to repeat.') }))
+    .output(DeliverySchema)
+    .mutation(async ({ ctx, input }) => {
+      const delivery = await redeliver(ctx.em, ctx.principal.userId, input, ctx.clock.now());
+      ctx.response.status = 202;
+      return delivery;
+    }),
+});
