@@ -55,6 +55,15 @@ function restErrorShape(body: ErrorBody): ErrorBody & { toJSON(): ErrorBody } {
   return { ...body, toJSON: () => body };
 }
 
+/**
+ * A REST answer's status is the one the procedure declares in `meta.successStatus` (also what the OpenAPI
+ * document says), unless the handler sets another (e.g. 200 for an idempotent replay of a 201).
+ */
+const declaredSuccessStatus = t.middleware(({ ctx, meta, next }) => {
+  if (meta?.successStatus !== undefined) ctx.response.status ??= meta.successStatus;
+  return next();
+});
+
 /** The one place domain and infrastructure errors become transport errors (tRPC code, hence HTTP status). */
 const convertErrors = t.middleware(async ({ ctx, next, path }) => {
   const result = await next();
@@ -90,7 +99,7 @@ export function logFailureOutsideProcedure(log: Context['log'], error: TRPCError
  * The base of every procedure: errors converted first of all. tRPC's raw `procedure` is not exported, so no
  * procedure can skip the conversion; src/api/procedures.ts builds the authenticated ones on top of this.
  */
-export const publicProcedure = t.procedure.use(convertErrors);
+export const publicProcedure = t.procedure.use(convertErrors).use(declaredSuccessStatus);
 export const middleware = t.middleware;
 export const router = t.router;
 export const mergeRouters = t.mergeRouters;

@@ -44,9 +44,7 @@ export const eventTypesRouter = router({
     .input(CreateEventTypeInputSchema)
     .output(EventTypeSchema)
     .mutation(async ({ ctx, input }) => {
-      const eventType = await createEventType(ctx.em, ctx.principal.userId, input, ctx.clock.now(), ctx.env.SITE_URL);
-      ctx.response.status = 201;
-      return eventType;
+      return createEventType(ctx.em, ctx.principal.userId, input, ctx.clock.now(), ctx.env.SITE_URL);
     }),
 
   update: scopedProcedure('write:event-types')

@@ -67,9 +67,7 @@ export const webhooksRouter = router({
     .input(CreateWebhookInputSchema)
     .output(WebhookEndpointSchema.extend({ secret: WebhookSecretSchema }))
     .mutation(async ({ ctx, input }) => {
-      const endpoint = await createWebhook(ctx.em, ctx.principal.userId, input, policyOf(ctx.env), ctx.clock.now());
-      ctx.response.status = 201;
-      return endpoint;
+      return createWebhook(ctx.em, ctx.principal.userId, input, policyOf(ctx.env), ctx.clock.now());
     }),
 
   list: scopedProcedure('read:webhooks')
@@ -135,7 +133,6 @@ export const webhooksRouter = router({
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
       await deleteWebhook(ctx.em, ctx.principal.userId, input.id);
-      ctx.response.status = 204;
     }),
 
   rotateSecret: scopedProcedure('write:webhooks')
@@ -170,9 +167,7 @@ export const webhooksRouter = router({
     .input(WebhookIdInputSchema)
     .output(DeliverySchema)
     .mutation(async ({ ctx, input }) => {
-      const delivery = await sendTestEvent(ctx.em, ctx.principal.userId, input.id, ctx.clock.now());
-      ctx.response.status = 202;
-      return delivery;
+      return sendTestEvent(ctx.em, ctx.principal.userId, input.id, ctx.clock.now());
     }),
 
   deliveries: scopedProcedure('read:webhooks')
@@ -205,8 +200,6 @@ export const webhooksRouter = router({
     .input(z.object({ id: WebhookIdSchema, deliveryId: z.string().min(1).max(100).describe('The delivery to repeat.') }))
     .output(DeliverySchema)
     .mutation(async ({ ctx, input }) => {
-      const delivery = await redeliver(ctx.em, ctx.principal.userId, input, ctx.clock.now());
-      ctx.response.status = 202;
-      return delivery;
+      return redeliver(ctx.em, ctx.principal.userId, input, ctx.clock.now());
     }),
 });
