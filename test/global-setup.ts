@@ -1,16 +1,22 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { initOrm, migrate } from '../src/db/orm.ts';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
-import { BROWSER_TEST_FILE, missingChromiumAdvice } from './helpers/chromium.ts';
+import { BROWSER_TEST_SUFFIX, missingChromiumAdvice } from './helpers/chromium.ts';
 import { databaseUrl } from './helpers/database-url.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     serverUrl: string;
     templateDatabase: string;
+    /** The web app built from the current source, or '' when the run has no browser tests. */
+    webRoot: string;
   }
 }
 
@@ -19,9 +25,11 @@ declare module 'vitest' {
  * database from which every test file clones its own database, so files run in parallel and in any order.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const chromiumAdvice = (await runsBrowserTests(project)) ? missingChromiumAdvice() : undefined;
+  const withBrowser = await runsBrowserTests(project);
+  const chromiumAdvice = withBrowser ? missingChromiumAdvice() : undefined;
   // Said before anything runs, so a newcomer's first `npm test` explains itself instead of failing late.
   if (chromiumAdvice) throw new Error(chromiumAdvice);
+  const webRoot = withBrowser ? await buildWebApp() : '';
   const embedded = process.env.DATABASE_URL
     ? undefined
     : await startEmbeddedPostgres(path.resolve('.data/test'), (line) => console.error(line));
@@ -35,8 +43,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
   project.provide('serverUrl', serverUrl);
   project.provide('templateDatabase', templateDatabase);
+  project.provide('webRoot', webRoot);
 
   return async () => {
+    if (webRoot) rmSync(webRoot, { recursive: true, force: true });
     await dropLeftovers(serverUrl, templateDatabase);
     await embedded?.stop();
   };
@@ -47,7 +57,18 @@ async function runsBrowserTests(project: TestProject): Promise<boolean> {
   // The CLI's file filters are not public API; without them every included file counts.
   const filters = (project.vitest as { filenamePattern?: string[] }).filenamePattern;
   const { testFiles } = await project.globTestFiles(filters);
-  return testFiles.some((file) => file.endsWith(BROWSER_TEST_FILE));
+  return testFiles.some((file) => file.endsWith(BROWSER_TEST_SUFFIX));
+}
+
+/** Builds the web app from the current source once per run, so browser tests never see a stale dist/. */
+async function buildWebApp(): Promise<string> {
+  const outDir = mkdtempSync(path.join(tmpdir(), 'web-build-'));
+  await promisify(execFile)(
+    process.execPath,
+    [path.resolve('node_modules/vite/bin/vite.js'), 'build', '--config', 'web/vite.config.ts', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'],
+    { cwd: path.resolve('.'), timeout: 120_000 },
+  );
+  return outDir;
 }
 
 async function adminQuery(serverUrl: string, sql: string): Promise<pg.QueryResult> {

@@ -1,72 +1,33 @@
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserEntity } from '../../src/identity/user.entity.ts';
 import { createEventType } from '../helpers/booking-factories.ts';
-import { CHROMIUM, missingChromiumAdvice } from '../helpers/chromium.ts';
+import { ARTIFACTS, BROWSER_TEST_TIMEOUT, type Browser, builtWebRoot, launchBrowser } from '../helpers/browser.ts';
 import { bearer, createUserWithToken } from '../helpers/factories.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { createClient, createPasswordUser, obtainTokens, startListeningApp } from '../oauth/support.ts';
 
 /**
  * The web app in a real headless Chromium (Debian's package, driven by playwright-core) against the
- * running service, serving a bundle built from the current source. Screenshots land in test/artifacts/.
+ * running service, serving the bundle the global setup built from the current source.
  */
-const ARTIFACTS = path.resolve('test/artifacts');
-const BROWSER_TEST_TIMEOUT = 90_000;
-
-async function buildWebApp(outDir: string): Promise<void> {
-  await promisify(execFile)(
-    process.execPath,
-    [path.resolve('node_modules/vite/bin/vite.js'), 'build', '--config', 'web/vite.config.ts', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'],
-    { cwd: path.resolve('.'), timeout: 120_000 },
-  );
-}
-
 describe('the web app in a browser', () => {
   let t: TestApp & { siteUrl: string };
+  let browser: Browser;
   let context: BrowserContext;
   let page: Page;
-  const tempDirs: string[] = [];
 
   beforeAll(async () => {
-    const advice = missingChromiumAdvice();
-    if (advice) throw new Error(advice);
-    mkdirSync(ARTIFACTS, { recursive: true });
-    const webRoot = mkdtempSync(path.join(tmpdir(), 'web-build-'));
-    const profile = mkdtempSync(path.join(tmpdir(), 'chromium-profile-'));
-    tempDirs.push(webRoot, profile);
-    await buildWebApp(webRoot);
-    t = await startListeningApp({ webRoot });
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-      locale: 'en-US',
-      timezoneId: 'Europe/Berlin',
-      viewport: { width: 1280, height: 900 },
-    });
+    t = await startListeningApp({ webRoot: builtWebRoot() });
+    browser = await launchBrowser();
+    ({ context, page } = browser);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.siteUrl });
-    page = context.pages()[0] ?? (await context.newPage());
   }, 180_000);
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await t?.close();
-    for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
   });
 
   it(
