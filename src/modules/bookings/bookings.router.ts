@@ -9,6 +9,7 @@ import { cancelBooking, listBookings } from './bookings.service.ts';
 export const ListBookingsInputSchema = z
   .object({
     status: BookingStatusSchema.optional(),
+    eventTypeId: z.string().min(1).max(100).describe('Only bookings of this event type.').optional(),
     from: dateTimeQueryParam('Only bookings starting at or after this instant (RFC 3339).').optional(),
     to: dateTimeQueryParam('Only bookings starting at or before this instant (RFC 3339); not before `from` (400 otherwise).').optional(),
     cursor: CursorParam,
@@ -44,6 +45,7 @@ export const bookingsRouter = router({
     .query(({ ctx, input }) =>
       listBookings(ctx.em, ctx.principal.userId, {
         status: input.status,
+        eventTypeId: input.eventTypeId,
         from: input.from === undefined ? undefined : new Date(input.from),
         to: input.to === undefined ? undefined : new Date(input.to),
         cursor: input.cursor,

@@ -17,6 +17,7 @@ import type { Booking } from './bookings.schemas.ts';
 
 export interface ListBookingsQuery {
   status?: BookingStatus;
+  eventTypeId?: string;
   /** Instants, already validated (from ≤ to). */
   from?: Date;
   to?: Date;
@@ -36,7 +37,7 @@ export async function listBookings(em: EntityManager, ownerId: string, query: Li
     {
       resource: 'bookings',
       userId: ownerId,
-      filter: { status: query.status, from: query.from?.toISOString(), to: query.to?.toISOString() },
+      filter: { status: query.status, eventTypeId: query.eventTypeId, from: query.from?.toISOString(), to: query.to?.toISOString() },
     },
     query.cursor,
   );
@@ -47,6 +48,10 @@ export async function listBookings(em: EntityManager, ownerId: string, query: Li
   if (query.status) {
     conditions.push('b.status = ?');
     params.push(query.status);
+  }
+  if (query.eventTypeId) {
+    conditions.push('b.event_type_id = ?');
+    params.push(query.eventTypeId);
   }
   if (query.from) {
     conditions.push('b.start_at >= ?');
