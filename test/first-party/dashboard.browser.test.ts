@@ -7,7 +7,7 @@ import { createBooking, createEventType, createLead } from '../helpers/booking-f
 import { BROWSER_TEST_TIMEOUT, type Browser, builtWebRoot, launchBrowser, screenshotBothWidths } from '../helpers/browser.ts';
 import { bearer, uniqueEmail } from '../helpers/factories.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { createPasswordUser, type PasswordUser, startListeningApp } from '../oauth/support.ts';
+import { createClient, createPasswordUser, type PasswordUser, startListeningApp } from '../oauth/support.ts';
 
 /** Every dashboard page at 1280 and 390 px, and a host's day-to-day work done through it, checked on REST. */
 describe('the host dashboard in a browser', () => {
@@ -169,8 +169,16 @@ describe('the host dashboard in a browser', () => {
       expect(canceled).toEqual([expect.objectContaining({ id: booked!.id, cancelReason: 'Host is travelling', canceledBy: 'host' })]);
 
       // Filter by event type and status.
+      await page.getByLabel('Event type').selectOption({ label: 'Strategy session' });
+      await row.waitFor();
       await page.getByLabel('Status').selectOption('active');
       await page.getByTestId('bookings-empty').getByText('No bookings match these filters.').waitFor();
+
+      // Developer settings with a token and an OAuth app listed fit a phone too (they used to overflow to 612 px).
+      await createClient(t.em(), host.id, { name: 'Acme CRM with a fairly long application name' });
+      await openPage('Developer settings');
+      await page.getByTestId('tokens-table').getByText('check').waitFor();
+      await expectFitsPhone('dashboard-developer-settings-team');
     },
     BROWSER_TEST_TIMEOUT,
   );
