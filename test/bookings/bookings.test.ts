@@ -41,6 +41,7 @@ describe('GET /api/v2/bookings', () => {
   let canceled: TestBooking;
   let future: TestBooking;
   let bobs: TestBooking;
+  let bobsTypeId: string;
 
   beforeAll(async () => {
     alice = await createUserWithToken(t.em());
@@ -74,6 +75,7 @@ describe('GET /api/v2/bookings', () => {
       createdAt: new Date('2026-05-04T08:00:00Z'),
     });
     bobs = await createBooking(t.em(), { eventType: bobsType, startAt: '2026-06-05T10:00:00Z' });
+    bobsTypeId = bobsType.id;
   });
 
   it('lists the caller’s bookings newest (latest start) first, field for field', async () => {
@@ -144,6 +146,16 @@ describe('GET /api/v2/bookings', () => {
     expect(active.body.data.map((b: BookingBody) => b.id)).toEqual([future.id, past.id]);
     const cancelled = await t.http.get('/api/v2/bookings').query({ status: 'canceled' }).set(...bearer(alice.token));
     expect(cancelled.body.data.map((b: BookingBody) => b.id)).toEqual([canceled.id]);
+  });
+
+  it('filters by event type; another user’s event type or an unknown one lists nothing', async () => {
+    const list = async (eventTypeId: string) =>
+      (await t.http.get('/api/v2/bookings').query({ eventTypeId }).set(...bearer(alice.token))).body.data.map((b: BookingBody) => b.id);
+    expect(await list(intro.id)).toEqual([future.id, canceled.id, past.id]);
+    expect(await list(bobsTypeId)).toEqual([]);
+    expect(await list('no-such-event-type')).toEqual([]);
+    const bobsOwn = await t.http.get('/api/v2/bookings').query({ eventTypeId: bobsTypeId }).set(...bearer(bob.token));
+    expect(bobsOwn.body.data.map((b: BookingBody) => b.id)).toEqual([bobs.id]);
   });
 
   it('filters by start: from and to are inclusive instants, any offset', async () => {

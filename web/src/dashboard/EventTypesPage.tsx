@@ -99,6 +99,16 @@ function EventTypeRow({ eventType, freshLink, onSaved }: { eventType: EventTypeI
     }
   };
 
+  const newPrivateLink = async () => {
+    setError(null);
+    try {
+      onSaved(await api.eventTypes.regeneratePrivateLink.mutate({ id: eventType.id }));
+    } catch (failure) {
+      onSessionLost(failure);
+      setError(errorMessage(failure));
+    }
+  };
+
   return (
     <li className="card" data-testid="event-type" aria-label={eventType.name}>
       <div className="card-body">
@@ -120,8 +130,8 @@ function EventTypeRow({ eventType, freshLink, onSaved }: { eventType: EventTypeI
         </div>
         {eventType.secret && !freshLink && (
           <p className="muted">
-            Secret: bookable only through its private link, which is shown once when it is made. Create a new link from Edit
-            (turn Secret off and on) if you lost it.
+            Secret: bookable only through its private link, which is shown once, when it is made. Lost it? Make a new one
+            (the old link stops working).
           </p>
         )}
         <CopyField label={`Booking link for ${eventType.name}`} value={link} />
@@ -134,6 +144,11 @@ function EventTypeRow({ eventType, freshLink, onSaved }: { eventType: EventTypeI
           <a className="btn btn-small" href={link} target="_blank" rel="noreferrer">
             Open booking page
           </a>
+          {eventType.secret && (
+            <button type="button" className="btn btn-small" onClick={() => void newPrivateLink()}>
+              New private link<span className="visually-hidden"> for {eventType.name}</span>
+            </button>
+          )}
           {eventType.active ? (
             <button type="button" className="btn btn-small btn-danger" onClick={() => void setActive(false)}>
               Deactivate<span className="visually-hidden"> {eventType.name}</span>
