@@ -13,11 +13,9 @@ const app = await buildApp({ env, orm: database.orm, databaseUrl: database.url }
 await app.fastify.listen({ port: env.PORT, host: env.HOST });
 console.log(`Scheduling API listening on ${env.SITE_URL} (bound to ${env.HOST}:${env.PORT})`);
 for (const { label, url } of addressesToOpen(env.SITE_URL)) console.log(`  ${label.padEnd(32)} ${url}`);
-console.log(
-  env.SIGNUP_PLAN === 'off'
-    ? '  Sign-up is off (SIGNUP_PLAN=off): create accounts with `npm run cli` or `npm run seed`.'
-    : `  New account (${env.SIGNUP_PLAN} plan)${' '.repeat(Math.max(1, 18 - env.SIGNUP_PLAN.length))}${env.SITE_URL}/signup · demo data with logins and booking pages: npm run seed`,
-);
+if (env.SIGNUP_PLAN === 'off') console.log('  Sign-up is off (SIGNUP_PLAN=off): create accounts with `npm run cli -- user create`.');
+else console.log(`  ${`Sign up (${env.SIGNUP_PLAN} plan)`.padEnd(32)} ${env.SITE_URL}/signup`);
+console.log('  Demo accounts, their logins and booking pages: npm run seed');
 
 const log = app.fastify.log;
 let stopping = false;
