@@ -4,7 +4,7 @@ import { createPersonalAccessToken } from '../../src/identity/personal-access-to
 import { ALL_SCOPES } from '../../src/identity/scopes.ts';
 import { UserEntity } from '../../src/identity/user.entity.ts';
 import { createBooking, createEventType, createLead } from '../helpers/booking-factories.ts';
-import { BROWSER_TEST_TIMEOUT, type Browser, builtWebRoot, launchBrowser, screenshotBothWidths } from '../helpers/browser.ts';
+import { BROWSER_TEST_TIMEOUT, type Browser, builtWebRoot, DESKTOP, launchBrowser, PHONE, screenshotBothWidths } from '../helpers/browser.ts';
 import { bearer, uniqueEmail } from '../helpers/factories.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { createClient, createPasswordUser, type PasswordUser, startListeningApp } from '../oauth/support.ts';
@@ -83,6 +83,19 @@ describe('the host dashboard in a browser', () => {
       await openPage('Contacts');
       await page.getByTestId('contacts-empty').waitFor();
       await expectFitsPhone('dashboard-contacts-empty');
+
+      // On a phone the navigation and the account hide behind Menu.
+      await page.setViewportSize(PHONE);
+      const nav = page.getByRole('navigation', { name: 'Dashboard' });
+      expect(await nav.isVisible()).toBe(false);
+      await page.getByRole('button', { name: 'Menu' }).click();
+      await nav.getByRole('link', { name: 'Availability' }).waitFor();
+      expect(await page.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(true);
+      await page.screenshot({ path: 'test/artifacts/dashboard-menu-open-390.png', fullPage: true });
+      await nav.getByRole('link', { name: 'Availability' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Availability' }).waitFor();
+      expect(await nav.isVisible()).toBe(false);
+      await page.setViewportSize(DESKTOP);
     },
     BROWSER_TEST_TIMEOUT,
   );
