@@ -318,6 +318,17 @@ describe('GET /api/v2/bookings paging', () => {
     expect(starts).toEqual([...starts].sort((a, b) => b - a));
   });
 
+  it('visits every booking exactly once earliest first with order=asc, and binds the cursor to the order', async () => {
+    const { ids, pages } = await collect(pager.token, { limit: '5', order: 'asc' });
+    expect(pages).toBe(5);
+    expect(ids).toEqual([...allIds].reverse());
+    const first = await t.http.get('/api/v2/bookings').query({ limit: '5', order: 'asc' }).set(...bearer(pager.token));
+    const mixed = await t.http.get('/api/v2/bookings').query({ limit: '5', cursor: first.body.nextCursor }).set(...bearer(pager.token));
+    expect(mixed.status).toBe(400);
+    const bad = await t.http.get('/api/v2/bookings').query({ order: 'sideways' }).set(...bearer(pager.token));
+    expect(bad.status).toBe(400);
+  });
+
   it('pages through a filtered list with the same filters', async () => {
     const { ids } = await collect(pager.token, { limit: '4', status: 'active' });
     expect(ids).toEqual(await orderedIds(pager.id, 'active'));

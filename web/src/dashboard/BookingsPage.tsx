@@ -15,7 +15,10 @@ interface Filters {
   toDate: string;
 }
 
-/** The list query for the filters: "upcoming" starts now, "past" ends now; the dates narrow either, in the host's zone. */
+/**
+ * The list query for the filters: "upcoming" starts now, soonest first; "past" ends now, latest first; the dates
+ * narrow either, as days in the host's zone.
+ */
 function listInput(filters: Filters, timeZone: string, cursor: string | undefined) {
   const now = new Date().toISOString();
   const fromDay = dayStartIso(filters.fromDate, timeZone);
@@ -26,6 +29,7 @@ function listInput(filters: Filters, timeZone: string, cursor: string | undefine
   return {
     status: filters.status || undefined,
     eventTypeId: filters.eventTypeId || undefined,
+    order: filters.when === 'upcoming' ? ('asc' as const) : ('desc' as const),
     from: filters.when === 'upcoming' ? later(fromDay, now) : fromDay,
     to: filters.when === 'past' ? earlier(toDay, now) : toDay,
     cursor,
