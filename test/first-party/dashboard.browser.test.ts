@@ -248,6 +248,15 @@ describe('the host dashboard in a browser', () => {
       await page.getByLabel('Search by name or e-mail').fill('leo');
       await page.getByTestId('contacts-range').filter({ hasText: '1–1 of 1' }).waitFor();
       expect(await page.getByTestId('contact').textContent()).toContain('leo.lead@example.test');
+      // Paging: 25 a page.
+      for (let i = 0; i < 26; i++) await createLead(t.em(), { eventType, name: `Pager ${i}`, email: `pager.${i}@example.test` });
+      await page.getByLabel('Search by name or e-mail').fill('pager.');
+      await page.getByTestId('contacts-range').filter({ hasText: '1–25 of 26' }).waitFor();
+      await page.getByRole('button', { name: 'Next' }).click();
+      await page.getByTestId('contacts-range').filter({ hasText: '26–26 of 26' }).waitFor();
+      expect(await page.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
+      await page.getByRole('button', { name: 'Previous' }).click();
+      await page.getByTestId('contacts-range').filter({ hasText: '1–25 of 26' }).waitFor();
       await expectFitsPhone('dashboard-contacts');
 
       await openPage('Developer settings');
