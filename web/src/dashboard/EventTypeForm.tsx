@@ -122,7 +122,7 @@ export function EventTypeForm(props: { existing?: EventTypeItem; onSaved: (event
   const keepHint = existing ? ' The API does not show the current value: leave blank to keep it.' : '';
 
   return (
-    <form className="form event-type-form" onSubmit={(event) => void submit(event)} aria-label={existing ? `Edit ${existing.name}` : 'New event type'}>
+    <form className={`form${existing ? " event-type-form" : ""}`} onSubmit={(event) => void submit(event)} aria-label={existing ? `Edit ${existing.name}` : 'New event type'}>
       <div className="form-grid">
         {text('name', 'Name')}
         {text('slug', 'Link name (slug)', existing ? 'The last part of the booking link.' : 'Leave blank to derive it from the name.')}
