@@ -21,9 +21,15 @@ import { registerHealth } from './http/health.ts';
 import { registerJsonBodyParser, registerTextGuard } from './http/input-guard.ts';
 import { serializeRequestForLog } from './http/request-log.ts';
 import { registerRequestDeadline, requestDeadline } from './http/request-deadline.ts';
+import { registerLandingPage } from './http/landing-page.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { registerMcp } from './mcp/server.ts';
 import { oauthRoutes } from './oauth/routes.ts';
+import { registerSignup } from './oauth/signup.ts';
+import { createUser } from './modules/users/users.service.ts';
+
+/** Sign-up attempts a client address may make per hour (a bot filling the form must not fill the database). */
+const SIGNUPS_PER_HOUR = 20;
 
 /** Failed authentications a client address may make per minute before it gets 429s. */
 const FAILED_AUTHENTICATIONS_PER_MINUTE = 30;
@@ -132,6 +138,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await registerMcp(fastify, { ...services, bearerResolvers: bearerResolversFor('/mcp') }, orm, { deadlineOf: requestDeadline });
   await registerWebApp(fastify, options.webRoot);
   await fastify.register(oauthRoutes, { services, orm });
+  registerLandingPage(fastify, env);
+  registerSignup(fastify, {
+    services,
+    orm,
+    createAccount: createUser,
+    limiter: createRateLimiter({ keyPrefix: 'signup', points: SIGNUPS_PER_HOUR, durationSec: 3600, store: counterStore.store, onStoreError }),
+  });
   const webhookPool = createWebhookWorkerPool(options.databaseUrl);
   const webhookWorker = startDeliveryWorker({
     query: async (sql, params) => (await webhookPool.query(sql, params)).rows,

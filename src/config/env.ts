@@ -22,6 +22,8 @@ const envSchema = z.object({
     .refine((value) => listOf(value).every(isOrigin), 'must be comma-separated origins such as https://app.example'),
   /** Lets webhooks use http:// and reach local and private addresses: for development and tests only. */
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
+  /** The plan a self-service sign-up (/signup) gives a new account; `off` turns sign-up off (404). */
+  SIGNUP_PLAN: z.enum(['team', 'pro', 'free', 'off']).default('team'),
   /** The delays between a webhook's attempts (e.g. `1s,2s,3s`), exact; unset: 5s,5m,30m,2h,5h,10h,10h with jitter. */
   WEBHOOK_RETRY_SCHEDULE: z
     .string()

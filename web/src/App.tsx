@@ -1,13 +1,13 @@
+import { Shell } from './dashboard/Shell.tsx';
+import { pageFor, usePathname } from './dashboard/router.ts';
 import { BookingPage } from './pages/BookingPage.tsx';
-import { DeveloperSettingsPage } from './pages/DeveloperSettingsPage.tsx';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
 
 const BOOKING_PATH = /^\/book\/([^/]+)\/([^/]+)\/?$/;
-const SETTINGS_PATH = /^\/app(?:\/(?:settings(?:\/developer)?\/?)?)?$/;
 
-/** Two pages, chosen by the address; the server sends this app for /app/… and /book/:user/:eventType. */
+/** The page the address names; the server sends this app for /app/… and /book/:user/:eventType. */
 export function App() {
-  const path = window.location.pathname;
+  const path = usePathname();
   const booking = BOOKING_PATH.exec(path);
   if (booking?.[1] && booking[2]) {
     const key = new URLSearchParams(window.location.search).get('key');
@@ -19,6 +19,7 @@ export function App() {
       />
     );
   }
-  if (SETTINGS_PATH.test(path)) return <DeveloperSettingsPage />;
+  const page = pageFor(path);
+  if (page) return <Shell page={page} />;
   return <NotFoundPage />;
 }

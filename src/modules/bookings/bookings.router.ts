@@ -9,6 +9,11 @@ import { cancelBooking, listBookings } from './bookings.service.ts';
 export const ListBookingsInputSchema = z
   .object({
     status: BookingStatusSchema.optional(),
+    eventTypeId: z.string().min(1).max(100).describe('Only bookings of this event type.').optional(),
+    order: z
+      .enum(['desc', 'asc'])
+      .default('desc')
+      .describe('By start time: `desc` latest first (the default), `asc` earliest first (e.g. upcoming bookings, soonest first).'),
     from: dateTimeQueryParam('Only bookings starting at or after this instant (RFC 3339).').optional(),
     to: dateTimeQueryParam('Only bookings starting at or before this instant (RFC 3339); not before `from` (400 otherwise).').optional(),
     cursor: CursorParam,
@@ -35,7 +40,8 @@ export const bookingsRouter = router({
         tags: ['Bookings'],
         summary: "List the user's bookings",
         description:
-          'Newest first: by start time, latest first (bookings starting at the same instant in a fixed order). ' +
+          'Newest first: by start time, latest first (bookings starting at the same instant in a fixed order); ' +
+          '`order=asc` lists earliest first. ' +
           'Page through with `nextCursor`; a cursor is valid only with the same filters and the same user.',
       },
     })
@@ -44,6 +50,8 @@ export const bookingsRouter = router({
     .query(({ ctx, input }) =>
       listBookings(ctx.em, ctx.principal.userId, {
         status: input.status,
+        eventTypeId: input.eventTypeId,
+        order: input.order,
         from: input.from === undefined ? undefined : new Date(input.from),
         to: input.to === undefined ? undefined : new Date(input.to),
         cursor: input.cursor,
