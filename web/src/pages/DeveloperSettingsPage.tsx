@@ -4,6 +4,7 @@ import { BrandMark, LoadFailed, Spinner } from '../components/ui.tsx';
 import { GrantedAppsSection } from './developer/GrantedAppsSection.tsx';
 import { OAuthAppsSection } from './developer/OAuthAppsSection.tsx';
 import { TokensSection } from './developer/TokensSection.tsx';
+import { WebhooksSection } from './developer/WebhooksSection.tsx';
 import type { SessionUser } from './developer/types.ts';
 
 type State =
@@ -11,7 +12,7 @@ type State =
   | { kind: 'ready'; user: SessionUser; csrfToken: string }
   | { kind: 'error'; message: string };
 
-/** /app/settings/developer: personal access tokens, OAuth apps, and the apps the user has authorized. */
+/** /app/settings/developer: personal access tokens, OAuth apps, the apps the user has authorized, and webhooks. */
 export function DeveloperSettingsPage() {
   const [state, setState] = useState<State>({ kind: 'loading' });
 
@@ -70,7 +71,7 @@ export function DeveloperSettingsPage() {
           <h1>Developer settings</h1>
           <p>
             Create tokens for scripts and integrations, register OAuth apps that act on behalf of other people, and
-            review the apps you have given access to your account.
+            review the apps you have given access to your account, and have events POSTed to your own endpoints.
           </p>
         </div>
         {state.kind === 'loading' && <Spinner label="Loading your settings…" />}
@@ -89,6 +90,7 @@ export function DeveloperSettingsPage() {
             <TokensSection canCreate={state.user.plan === 'team'} onSessionLost={onSessionLost} />
             <OAuthAppsSection canCreate={state.user.plan === 'team'} onSessionLost={onSessionLost} />
             <GrantedAppsSection onSessionLost={onSessionLost} />
+            <WebhooksSection canCreate={state.user.plan === 'team'} onSessionLost={onSessionLost} />
           </div>
         )}
       </main>
