@@ -1,6 +1,6 @@
 import { WEBHOOK_DELIVERY } from '../../config/timeouts.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { type AttemptOutcome, MAX_REQUEST_BODY_BYTES, sendAttempt } from './delivery-sender.ts';
+import { MAX_REQUEST_BODY_BYTES, sendAttempt } from './delivery-sender.ts';
 import { finish, recordFailure, recordSuccess, scheduleRetry } from './delivery-outcome.ts';
 
 /** The default delays between attempts: 1 + 7 attempts over about a day and a half. */
