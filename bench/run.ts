@@ -414,7 +414,8 @@ async function runWebhookBench(
     seconds: options.duration,
     warmup: options.warmup,
     measure: (target, seconds) => measure(app.url, target, options, seconds),
-    cpuMicros: async () => (await app.cpuMicros()) + (databaseCpu() ?? 0),
+    serverCpuMicros: () => app.cpuMicros(),
+    databaseCpuMicros: databaseCpu,
     log,
   });
 }

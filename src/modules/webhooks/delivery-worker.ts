@@ -37,6 +37,8 @@ interface ClaimedDelivery {
   active: boolean;
   secret: string;
   previous_secret: string | null;
+  /** Whether the endpoint has a failing streak that a success must end. */
+  failing: boolean;
 }
 
 /**
@@ -91,7 +93,7 @@ async function deliverDueBatch(options: DeliveryWorkerOptions, stop: AbortSignal
        returning d.id, d.attempts, d.endpoint_id, d.event_id
      )
      select c.id, c.attempts, c.endpoint_id, c.event_id, e.type as event_type, e.body,
-            w.url, w.active, w.secret,
+            w.url, w.active, w.secret, w.failing_since is not null as failing,
             case when w.previous_secret_expires_at > $1 then w.previous_secret end as previous_secret
        from claimed c join webhook_event e on e.id = c.event_id join webhook_endpoint w on w.id = c.endpoint_id`,
     [now, WEBHOOK_DELIVERY.batch, new Date(now.getTime() + options.leaseMs)],
@@ -134,7 +136,7 @@ async function attemptDelivery(options: DeliveryWorkerOptions, delivery: Claimed
   const now = clock.now();
   if (outcome.ok) {
     await finish(query, delivery.id, 'succeeded', outcome, now);
-    await recordSuccess(query, delivery.endpoint_id);
+    if (delivery.failing) await recordSuccess(query, delivery.endpoint_id);
     return;
   }
   const delay = outcome.statusCode === 410 ? undefined : retryDelayMs(options.retry, delivery.attempts);
