@@ -150,6 +150,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     query: async (sql, params) => (await webhookPool.query(sql, params)).rows,
     retry: webhookRetryPolicy(env),
     allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+    clock: services.clock,
+    leaseMs: env.WEBHOOK_LEASE_MS,
     onError: (error) => log.warn({ err: error }, 'webhook delivery worker: a poll failed; trying again'),
   });
 

@@ -29,6 +29,11 @@ const envSchema = z.object({
     .string()
     .optional()
     .refine((value) => value === undefined || parseDurations(value) !== undefined, 'must be comma-separated durations such as 5s,5m,2h'),
+  /**
+   * How long a claimed webhook delivery is kept from other instances (and how soon one whose instance died is
+   * tried again). Keep it above the 10 s an attempt may take; tests shorten it to restart quickly.
+   */
+  WEBHOOK_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
 });
 
 const DURATION_UNITS_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;

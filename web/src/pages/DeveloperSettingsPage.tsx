@@ -3,8 +3,9 @@ import { planName } from '../dashboard/Shell.tsx';
 import { GrantedAppsSection } from './developer/GrantedAppsSection.tsx';
 import { OAuthAppsSection } from './developer/OAuthAppsSection.tsx';
 import { TokensSection } from './developer/TokensSection.tsx';
+import { WebhooksSection } from './developer/WebhooksSection.tsx';
 
-/** /app/settings/developer: personal access tokens, OAuth apps, and the apps the user has authorized. */
+/** /app/settings/developer: personal access tokens, OAuth apps, the apps the user has authorized, and webhooks. */
 export function DeveloperSettingsPage() {
   const { user, onSessionLost } = useSession();
   return (
@@ -13,7 +14,7 @@ export function DeveloperSettingsPage() {
         <h1>Developer settings</h1>
         <p>
           Create tokens for scripts and integrations, register OAuth apps that act on behalf of other people, and
-          review the apps you have given access to your account.
+          review the apps you have given access to your account, and have events POSTed to your own endpoints.
         </p>
       </div>
       <div className="stack">
@@ -26,6 +27,7 @@ export function DeveloperSettingsPage() {
         <TokensSection canCreate={user.plan === 'team'} onSessionLost={onSessionLost} />
         <OAuthAppsSection canCreate={user.plan === 'team'} onSessionLost={onSessionLost} />
         <GrantedAppsSection onSessionLost={onSessionLost} />
+        <WebhooksSection canCreate={user.plan === 'team'} onSessionLost={onSessionLost} />
       </div>
     </>
   );
