@@ -58,6 +58,7 @@ export const IDEMPOTENCY_KEY_PARAMETER: Json = {
     'Retrying the request with the same key returns the stored response of the first attempt instead of performing the ' +
     'operation twice.',
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~]+$' },
+  example: '7c4a2f9e-1b3d-4e6a-8f0c-5d2b9e7a1c43',
 };
 
 /** The `Error` component: the error body's own zod schema (src/lib/errors.ts), as JSON Schema. */

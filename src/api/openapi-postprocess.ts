@@ -119,7 +119,7 @@ export function postProcessOpenApi<T extends object>(generated: T, options: Post
 function completeOperation(operation: Json, fact: OperationFacts, path: string, schemas: Json): void {
   const scoped = fact.scope !== undefined;
   const hasBody = operation.requestBody !== undefined;
-  const parameters = [...((operation.parameters ?? []) as Json[])];
+  const parameters = ((operation.parameters ?? []) as Json[]).map((parameter) => documentedParameter(parameter, schemas));
   const hasInput = hasBody || parameters.length > 0 || path.includes('{');
 
   if (scoped) {
@@ -176,6 +176,23 @@ function completeOperation(operation: Json, fact: OperationFacts, path: string, 
     responses[String(status)] = errorResponse(status, scoped);
   }
   operation.responses = responses;
+}
+
+/**
+ * A parameter with the description and example of its zod schema on the parameter itself, where readers and
+ * reference renderers look for them (the generator leaves them in the schema for optional parameters).
+ */
+function documentedParameter(parameter: Json, schemas: Json): Json {
+  if (parameter.$ref !== undefined) return parameter;
+  const schema = (parameter.schema ?? {}) as Json;
+  const target = resolve(schema, schemas) ?? {};
+  const description = parameter.description ?? schema.description ?? target.description;
+  const examples = (schema.examples ?? target.examples) as unknown[] | undefined;
+  return {
+    ...parameter,
+    ...(description !== undefined ? { description } : {}),
+    ...(parameter.example === undefined && examples?.length ? { example: examples[0] } : {}),
+  };
 }
 
 function errorResponse(status: number, scoped: boolean): Json {
