@@ -23,6 +23,7 @@ import { serializeRequestForLog } from './http/request-log.ts';
 import { registerRequestDeadline, requestDeadline } from './http/request-deadline.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { registerMcp } from './mcp/server.ts';
+import { API_REFERENCE_CLIENT_ID, API_REFERENCE_REDIRECT_PATH, ensureApiReferenceClient } from './oauth/api-reference-client.ts';
 import { oauthRoutes } from './oauth/routes.ts';
 
 /** Failed authentications a client address may make per minute before it gets 429s. */
@@ -126,7 +127,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerTextGuard(fastify, [REST_BASE_PATH, TRPC_BASE_PATH]);
   registerRequestDeadline(fastify, timeouts.handlerMs);
   registerHealth(fastify, orm, counterStore.store);
-  await registerDocs(fastify, env.SITE_URL);
+  await ensureApiReferenceClient(orm.em.fork(), env.SITE_URL);
+  await registerDocs(fastify, {
+    siteUrl: env.SITE_URL,
+    oauthClient: { clientId: API_REFERENCE_CLIENT_ID, redirectPath: API_REFERENCE_REDIRECT_PATH },
+  });
   await registerTrpc(fastify, services, orm);
   await registerRest(fastify, services, orm);
   await registerMcp(fastify, { ...services, bearerResolvers: bearerResolversFor('/mcp') }, orm, { deadlineOf: requestDeadline });

@@ -8,6 +8,13 @@ import { ErrorBodySchema } from '../lib/errors.ts';
 
 export type Json = Record<string, unknown>;
 
+/** The guides of the repository's docs/ that the site serves (as plain text) and the document links to. */
+export const GUIDES = ['quickstart', 'oauth-apps', 'mcp', 'webhooks'] as const;
+export type Guide = (typeof GUIDES)[number];
+export const guidePath = (name: Guide): string => `/docs/${name}.md`;
+/** Where the site serves the repository's LICENSE, which the document's `info.license` names. */
+export const LICENSE_PATH = '/api/docs/license';
+
 export const SECURITY_SCHEME_BEARER = 'bearerAuth';
 export const SECURITY_SCHEME_OAUTH = 'oauth2';
 export const ERROR_SCHEMA = 'Error';

@@ -3,11 +3,14 @@ import { z } from 'zod';
 import { EXAMPLE } from '../lib/examples.ts';
 import { WEBHOOK_EVENT_DATA, webhookEventBodySchema, type WebhookEventType } from '../modules/webhooks/webhooks.schemas.ts';
 import { SCOPE_DESCRIPTIONS } from '../identity/scopes.ts';
+import { guidePath, LICENSE_PATH } from './openapi-components.ts';
 import { collectOperations, postProcessOpenApi } from './openapi-postprocess.ts';
 import { appRouter } from './root.ts';
 
 /** Where the REST door serves the procedures that have an OpenAPI route. */
 export const REST_BASE_PATH = '/api/v2';
+
+export { GUIDES, guidePath, LICENSE_PATH } from './openapi-components.ts';
 
 /**
  * The OpenAPI 3.1 document of /api/v2: generated from the router by trpc-to-openapi, then completed from each
@@ -24,13 +27,14 @@ export function buildOpenApiDocument(siteUrl: string): OpenAPIObject {
     description: 'Event types, availability, bookings, leads and contacts of the authenticated user.',
     version: '2.0.0',
     baseUrl: `${siteUrl}${REST_BASE_PATH}`,
-    license: { name: 'Proprietary', url: `${siteUrl}/terms` },
+    license: { name: 'Proprietary', url: `${siteUrl}${LICENSE_PATH}` },
   });
   const document = postProcessOpenApi(generated, {
     siteUrl,
     basePath: REST_BASE_PATH,
     scopes: SCOPE_DESCRIPTIONS,
     operations: collectOperations(appRouter),
+    guideUrl: (name) => `${siteUrl}${guidePath(name)}`,
   });
   document.webhooks = webhookEvents(document) as OpenAPIObject['webhooks'];
   cache.set(siteUrl, document);
