@@ -24,6 +24,7 @@ import { registerRequestDeadline, requestDeadline } from './http/request-deadlin
 import { registerLandingPage } from './http/landing-page.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { registerMcp } from './mcp/server.ts';
+import { API_REFERENCE_CLIENT_ID, API_REFERENCE_REDIRECT_PATH, ensureApiReferenceClient } from './oauth/api-reference-client.ts';
 import { oauthRoutes } from './oauth/routes.ts';
 import { registerSignup } from './oauth/signup.ts';
 import { createUser } from './modules/users/users.service.ts';
@@ -132,7 +133,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerTextGuard(fastify, [REST_BASE_PATH, TRPC_BASE_PATH]);
   registerRequestDeadline(fastify, timeouts.handlerMs);
   registerHealth(fastify, orm, counterStore.store);
-  await registerDocs(fastify, env.SITE_URL);
+  await ensureApiReferenceClient(orm.em.fork(), env.SITE_URL);
+  await registerDocs(fastify, {
+    siteUrl: env.SITE_URL,
+    oauthClient: { clientId: API_REFERENCE_CLIENT_ID, redirectPath: API_REFERENCE_REDIRECT_PATH },
+  });
   await registerTrpc(fastify, services, orm);
   await registerRest(fastify, services, orm);
   await registerMcp(fastify, { ...services, bearerResolvers: bearerResolversFor('/mcp') }, orm, { deadlineOf: requestDeadline });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { scopedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
+import { EXAMPLE } from '../../lib/examples.ts';
 import { CursorParam, cursorPage, limitParam } from '../../lib/pagination.ts';
 import { dateTimeQueryParam } from '../../lib/query-params.ts';
 import { BookingSchema, BookingStatusSchema } from './bookings.schemas.ts';
@@ -8,14 +9,22 @@ import { cancelBooking, listBookings } from './bookings.service.ts';
 
 export const ListBookingsInputSchema = z
   .object({
-    status: BookingStatusSchema.optional(),
-    eventTypeId: z.string().min(1).max(100).describe('Only bookings of this event type.').optional(),
+    status: BookingStatusSchema.meta({ description: 'Only bookings with this status.', examples: ['active'] }).optional(),
+    eventTypeId: z
+      .string()
+      .min(1)
+      .max(100)
+      .meta({ description: 'Only bookings of this event type.', examples: [EXAMPLE.eventTypeId] })
+      .optional(),
     order: z
       .enum(['desc', 'asc'])
       .default('desc')
-      .describe('By start time: `desc` latest first (the default), `asc` earliest first (e.g. upcoming bookings, soonest first).'),
-    from: dateTimeQueryParam('Only bookings starting at or after this instant (RFC 3339).').optional(),
-    to: dateTimeQueryParam('Only bookings starting at or before this instant (RFC 3339); not before `from` (400 otherwise).').optional(),
+      .meta({
+        description: 'By start time: `desc` latest first (the default), `asc` earliest first (e.g. upcoming bookings, soonest first).',
+        examples: ['asc'],
+      }),
+    from: dateTimeQueryParam('Only bookings starting at or after this instant (RFC 3339).', EXAMPLE.from).optional(),
+    to: dateTimeQueryParam('Only bookings starting at or before this instant (RFC 3339); not before `from` (400 otherwise).', EXAMPLE.to).optional(),
     cursor: CursorParam,
     limit: limitParam(50, 100),
   })
@@ -26,8 +35,12 @@ export const ListBookingsInputSchema = z
   });
 
 export const CancelBookingInputSchema = z.object({
-  id: z.string().min(1).max(100).describe('The booking to cancel.'),
-  reason: z.string().max(500).describe('Why the booking is canceled; at most 500 characters.').optional(),
+  id: z.string().min(1).max(100).meta({ description: 'The booking to cancel.', examples: [EXAMPLE.bookingId] }),
+  reason: z
+    .string()
+    .max(500)
+    .meta({ description: 'Why the booking is canceled; at most 500 characters.', examples: ['Something came up, sorry!'] })
+    .optional(),
 });
 
 export const bookingsRouter = router({
