@@ -60,7 +60,7 @@ export const WORKS: Work[] = [
     method: 'GET',
     path: '/availability',
     user: 'availability',
-    hasBaseline: false,
+    hasBaseline: true,
   },
   { key: 'bookings.create', label: 'POST /bookings', method: 'POST', path: '/bookings', user: 'booker', hasBaseline: false },
 ];
