@@ -308,7 +308,7 @@ app.get('/availability', async (request, reply) => {
   if (!name) calendarStatements.set(sql, (name = `calendars-${calendarStatements.size}`));
   const calendars = await pool.query<CalendarRow>({ name, text: numberedParams(sql), values: calendarsParams(eventType, from, to) });
   const rules = slotRules(eventType, durationMin, new Date(), from, to);
-  const { starts } = computeSlotStarts(rules, toCalendarHosts(calendars.rows), hostMode(eventType.kind));
+  const starts = computeSlotStarts(rules, toCalendarHosts(calendars.rows), hostMode(eventType.kind));
   return { data: starts.map((start) => ({ start: formatMinute(start, tz), end: formatMinute(start + durationMin, tz) })) };
 });
 

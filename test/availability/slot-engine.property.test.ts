@@ -8,7 +8,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { intersectIntervals, normalizeIntervals, unionIntervals } from '../../src/modules/availability/intervals.ts';
 import { WEEKDAYS, type WeeklyHours } from '../../src/modules/availability/schedule.ts';
-import { availabilityWindows, computeHostSlots, type HostAvailability, type SlotRules } from '../../src/modules/availability/slots.ts';
+import {
+  availabilityWindows,
+  computeHostSlots,
+  computeSlotStarts,
+  type HostAvailability,
+  type SlotRules,
+  toCalendarHost,
+} from '../../src/modules/availability/slots.ts';
 import { formatInZone, formatMinute } from '../../src/modules/availability/wall-clock.ts';
 import * as legacy from './legacy-slot-engine.ts';
 
@@ -100,7 +107,10 @@ describe('the minute slot engine against the engine it replaced', () => {
     fc.assert(
       fc.property(caseArb, ({ rules, hosts, mode }) => {
         const team: HostAvailability[] = hosts;
-        expect(computeHostSlots(rules, team, mode)).toEqual(legacy.computeHostSlots(rules, team, mode));
+        const slots = computeHostSlots(rules, team, mode);
+        expect(slots).toEqual(legacy.computeHostSlots(rules, team, mode));
+        // What /availability uses: the starts alone, without the hosts of each slot.
+        expect(computeSlotStarts(rules, team.map(toCalendarHost), mode)).toEqual(slots.map((slot) => slot.start / MIN));
       }),
       { numRuns: 400 },
     );

@@ -214,7 +214,7 @@ export async function getAvailabilityFor(
   const from = Date.parse(input.from);
   const to = Date.parse(input.to);
   const hosts = await loadCalendars(em, eventType, from, to);
-  const { starts } = computeSlotStarts(slotRules(eventType, durationMin, now, from, to), hosts, hostMode(eventType.kind));
+  const starts = computeSlotStarts(slotRules(eventType, durationMin, now, from, to), hosts, hostMode(eventType.kind));
   return {
     data: starts.map((start): Slot => ({ start: formatMinute(start, input.tz), end: formatMinute(start + durationMin, input.tz) })),
   };

@@ -64,41 +64,34 @@ export interface CalendarHost {
   openSeats?: ReadonlyMap<number, number>;
 }
 
-/** Slots as parallel arrays: start minutes in increasing order, and the hosts free for each. */
-export interface SlotStarts {
-  starts: number[];
-  hostIds: string[][];
+/**
+ * Start minutes (increasing) of the slots for one or several hosts; every slot lasts `rules.durationMin`.
+ * `any`: a slot is offered when at least one host is free (round robin); `all`: only when every host is free
+ * (collective). Linear in days, busy intervals and slots of all hosts together.
+ */
+export function computeSlotStarts(rules: SlotRules, hosts: readonly CalendarHost[], mode: 'any' | 'all'): number[] {
+  const grid = gridOf(rules);
+  if (hosts.length === 0 || !grid) return [];
+  if (mode === 'all') return collectiveStarts(rules, hosts, grid);
+  if (hosts.length === 1) return hostStarts(rules, hosts[0]!, grid);
+  // The union of the hosts' sorted starts: marks over the window's minutes, read back in order.
+  const span = Math.max(0, grid.latestEnd - grid.earliest + 1);
+  const offered = new Uint8Array(span);
+  for (const host of hosts) for (const start of hostStarts(rules, host, grid)) offered[start - grid.earliest] = 1;
+  const starts: number[] = [];
+  for (let i = 0; i < span; i++) if (offered[i] === 1) starts.push(grid.earliest + i);
+  return starts;
 }
 
-/**
- * Slots for one or several hosts. `any`: a slot is offered when at least one host is free (round robin);
- * `all`: only when every host is free (collective). Every slot lasts `rules.durationMin`.
- */
-export function computeSlotStarts(rules: SlotRules, hosts: readonly CalendarHost[], mode: 'any' | 'all'): SlotStarts {
-  const grid = gridOf(rules);
-  if (hosts.length === 0 || !grid) return { starts: [], hostIds: [] };
-  if (mode === 'all') {
-    let windows = scheduleIntervals(hosts[0]!.schedule, rules.from, rules.to);
-    for (const host of hosts.slice(1)) windows = intersectIntervals(windows, scheduleIntervals(host.schedule, rules.from, rules.to));
-    const starts = gridStarts(windows, unionIntervals(hosts.map((host) => host.busy)), undefined, grid);
-    const ids = hosts.map((host) => host.hostId);
-    return { starts, hostIds: starts.map(() => [...ids]) };
-  }
-  if (hosts.length === 1) {
-    const host = hosts[0]!;
-    const starts = gridStarts(scheduleIntervals(host.schedule, rules.from, rules.to), host.busy, host.openSeats, grid);
-    return { starts, hostIds: starts.map(() => [host.hostId]) };
-  }
-  const free = new Map<number, string[]>();
-  for (const host of hosts) {
-    for (const start of gridStarts(scheduleIntervals(host.schedule, rules.from, rules.to), host.busy, host.openSeats, grid)) {
-      const ids = free.get(start);
-      if (ids) ids.push(host.hostId);
-      else free.set(start, [host.hostId]);
-    }
-  }
-  const starts = [...free.keys()].sort((a, b) => a - b);
-  return { starts, hostIds: starts.map((start) => free.get(start)!) };
+function hostStarts(rules: SlotRules, host: CalendarHost, grid: Grid): number[] {
+  return gridStarts(scheduleIntervals(host.schedule, rules.from, rules.to), host.busy, host.openSeats, grid);
+}
+
+/** Collective: the grid over the intersection of the hosts' availability, with everyone's busy time. */
+function collectiveStarts(rules: SlotRules, hosts: readonly CalendarHost[], grid: Grid): number[] {
+  let windows = scheduleIntervals(hosts[0]!.schedule, rules.from, rules.to);
+  for (const host of hosts.slice(1)) windows = intersectIntervals(windows, scheduleIntervals(host.schedule, rules.from, rules.to));
+  return gridStarts(windows, unionIntervals(hosts.map((host) => host.busy)), undefined, grid);
 }
 
 /** The rules in whole minutes; undefined when no slot can exist (a duration or step that is not positive). */
@@ -174,11 +167,31 @@ export function computeSlots(
   return computeHostSlots(input, [host], 'any').map(({ start, end }) => ({ start, end }));
 }
 
-/** computeSlotStarts for hosts whose busy time is in milliseconds; slots ordered by start. */
+/**
+ * Slots with the hosts free for each (booking creation picks among them), for hosts whose busy time is in
+ * milliseconds; ordered by start.
+ */
 export function computeHostSlots(rules: SlotRules, hosts: readonly HostAvailability[], mode: 'any' | 'all'): HostSlot[] {
-  const { starts, hostIds } = computeSlotStarts(rules, hosts.map(toCalendarHost), mode);
+  const calendars = hosts.map(toCalendarHost);
+  const grid = gridOf(rules);
+  if (calendars.length === 0 || !grid) return [];
+  const free = new Map<number, string[]>();
+  if (mode === 'all') {
+    const ids = calendars.map((host) => host.hostId);
+    for (const start of collectiveStarts(rules, calendars, grid)) free.set(start, [...ids]);
+  } else {
+    for (const host of calendars) {
+      for (const start of hostStarts(rules, host, grid)) {
+        const ids = free.get(start);
+        if (ids) ids.push(host.hostId);
+        else free.set(start, [host.hostId]);
+      }
+    }
+  }
   const duration = rules.durationMin * MINUTE_MS;
-  return starts.map((start, i) => ({ start: start * MINUTE_MS, end: start * MINUTE_MS + duration, hostIds: hostIds[i]! }));
+  return [...free.keys()]
+    .sort((a, b) => a - b)
+    .map((start) => ({ start: start * MINUTE_MS, end: start * MINUTE_MS + duration, hostIds: free.get(start)! }));
 }
 
 /** A schedule's availability windows as instants (sorted, disjoint), for every local date touching [from, to]. */
@@ -189,7 +202,8 @@ export function availabilityWindows(schedule: Schedule, from: number, to: number
   return ranges;
 }
 
-function toCalendarHost(host: HostAvailability): CalendarHost {
+/** A host whose busy time is in milliseconds, as the engine takes it. */
+export function toCalendarHost(host: HostAvailability): CalendarHost {
   const busy: number[] = [];
   for (const range of host.busy) if (range.end > range.start) busy.push(...busyMinutes(range.start, range.end));
   const openSeats = new Map<number, number>();
