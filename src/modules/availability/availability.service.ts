@@ -95,7 +95,9 @@ export async function loadHosts(em: EntityManager, eventType: EventTypeRecord): 
 const minuteSql = (instant: string, round: 'floor' | 'ceil') => `${round}(date_part('epoch', ${instant}) / 60)::int`;
 const BUSY_COLUMN = `string_agg(${minuteSql('lower(bb.busy)', 'floor')} || ',' || ${minuteSql('upper(bb.busy)', 'ceil')}, ',') as busy`;
 const SEATS_COLUMN = `string_agg(${minuteSql('bb.start_at', 'floor')} || ',' || ${minuteSql('bb.end_at', 'ceil')}, ',')
-         filter (where bb.event_type_id = ? and bb.seats_taken < ?) as seats`;
+         filter (where bb.event_type_id = ? and bb.seats_taken < ?
+                   -- a seat matches a slot only exactly, and slots lie on whole minutes
+                   and bb.start_at = date_trunc('minute', bb.start_at) and bb.end_at = date_trunc('minute', bb.end_at)) as seats`;
 const busyColumns = (seats: boolean) => `${BUSY_COLUMN}, ${seats ? SEATS_COLUMN : 'null::text as seats'}`;
 const BUSY_WHERE = 'bb.active and bb.busy && tstzrange(?, ?)';
 
