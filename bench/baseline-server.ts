@@ -1,18 +1,31 @@
 /**
- * The yardstick: the fastest plain server doing the same work as the service for GET /me, GET /bookings and
- * GET /contacts. Fastify with the plain pg driver and named prepared statements, no ORM, no tRPC, no zod:
+ * The yardstick: the fastest plain server doing the same work as the service for GET /me, GET /bookings,
+ * GET /contacts and GET /availability. Fastify with the plain pg driver and named prepared statements, no ORM, no tRPC, no zod:
  * per request it hashes the bearer token and looks it up (with the user's plan), bumps the rate-limit counter
  * with the very statement rate-limiter-flexible's RateLimiterPostgres runs, checks the scope, runs the same SQL
  * as the service and writes the same JSON and rate-limit headers.
  *
  * Keep the SQL here in step with the services (src/modules/bookings, src/modules/contacts): the ratio means
- * something only while both sides do the same work.
+ * something only while both sides do the same work. Availability takes the service's statements and its pure
+ * slot engine as they are, so that its ratio measures the stack around them.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import pg from 'pg';
 import { sortKeySql } from '../src/lib/keyset.ts';
+import {
+  type CalendarRow,
+  calendarsParams,
+  calendarsSql,
+  hostMode,
+  slotRules,
+  toCalendarHosts,
+} from '../src/modules/availability/availability.service.ts';
+import { computeSlotStarts } from '../src/modules/availability/slots.ts';
+import { formatMinute } from '../src/modules/availability/wall-clock.ts';
 import { BOOKING_COLUMNS, BOOKING_FROM, type BookingRow, toBooking } from '../src/modules/bookings/booking.rows.ts';
+import { EVENT_TYPE_COLUMNS, type EventTypeRow, toEventType } from '../src/modules/event-types/event-type.rows.ts';
+import { numberedParams } from './dataset.ts';
 
 const url = process.env.BENCH_DATABASE_URL;
 if (!url || !process.send) throw new Error('bench/baseline-server.ts is started by bench/run.ts');
@@ -247,6 +260,56 @@ app.get('/contacts', async (request, reply) => {
     total,
     nextOffset: offset + limit < total ? offset + limit : null,
   };
+});
+
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+const MAX_WINDOW_MS = 31 * 86_400_000;
+
+function instantParam(value: string | undefined, name: string): number {
+  const ms = value !== undefined && ISO_INSTANT.test(value) ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(ms)) throw new HttpError(400, 'Bad Request', `${name} must be an ISO 8601 date-time.`);
+  return ms;
+}
+
+function zoneParam(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return value;
+  } catch {
+    throw new HttpError(400, 'Bad Request', 'tz must be an IANA time zone.');
+  }
+}
+
+// The service's own statements (written for MikroORM's `?`) and its pure slot engine: what differs is the stack.
+const calendarStatements = new Map<string, string>();
+
+app.get('/availability', async (request, reply) => {
+  const principal = await authenticate(request, reply, 'read:availability');
+  const query = request.query as Record<string, string | undefined>;
+  const eventTypeId = query.eventTypeId;
+  if (!eventTypeId || eventTypeId.length > 64) throw new HttpError(400, 'Bad Request', 'eventTypeId is required.');
+  const from = instantParam(query.from, 'from');
+  const to = instantParam(query.to, 'to');
+  if (to <= from || to - from > MAX_WINDOW_MS) throw new HttpError(400, 'Bad Request', 'to must be after from, at most 31 days.');
+  const tz = zoneParam(query.tz);
+  const { rows } = await pool.query<EventTypeRow>({
+    name: 'event-type',
+    text: `select ${EVENT_TYPE_COLUMNS} from event_type et where et.id = $1 and et.owner_id = $2`,
+    values: [eventTypeId, principal.userId],
+  });
+  if (!rows[0]) throw new HttpError(404, 'Not Found', 'Event type not found.');
+  const eventType = toEventType(rows[0]);
+  const durationMin = intParam(query.duration, 'duration', eventType.durationsMin[0]!, 1, 1440);
+  if (!eventType.durationsMin.includes(durationMin)) throw new HttpError(400, 'Bad Request', 'duration is not offered.');
+  if (!eventType.active) return { data: [] };
+  const sql = calendarsSql(eventType);
+  let name = calendarStatements.get(sql);
+  if (!name) calendarStatements.set(sql, (name = `calendars-${calendarStatements.size}`));
+  const calendars = await pool.query<CalendarRow>({ name, text: numberedParams(sql), values: calendarsParams(eventType, from, to) });
+  const rules = slotRules(eventType, durationMin, new Date(), from, to);
+  const starts = computeSlotStarts(rules, toCalendarHosts(calendars.rows), hostMode(eventType.kind));
+  return { data: starts.map((start) => ({ start: formatMinute(start, tz), end: formatMinute(start + durationMin, tz) })) };
 });
 
 await app.listen({ port: 0, host: '127.0.0.1' });

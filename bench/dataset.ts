@@ -22,6 +22,7 @@ import { createPersonalAccessToken } from '../src/identity/personal-access-token
 import { ALL_SCOPES } from '../src/identity/scopes.ts';
 import { rebuildAllContacts, refreshContacts } from '../src/modules/contacts/contacts.projection.ts';
 import { databaseUrl } from '../test/helpers/database-url.ts';
+import { ensureTeams } from './teams.ts';
 
 export const BENCH_DATABASE = 'bench_data';
 
@@ -103,6 +104,12 @@ export type Log = (line: string) => void;
 
 /** The bench database on the server of `serverUrl`, built when missing or outdated (or when `rebuild`). */
 export async function ensureDataset(serverUrl: string, log: Log, options: { rebuild?: boolean } = {}): Promise<BenchFixture> {
+  const fixture = await ensureCoreDataset(serverUrl, log, options);
+  await withClient(databaseUrl(serverUrl, BENCH_DATABASE), (client) => ensureTeams(client, fixture, log));
+  return fixture;
+}
+
+async function ensureCoreDataset(serverUrl: string, log: Log, options: { rebuild?: boolean }): Promise<BenchFixture> {
   const url = databaseUrl(serverUrl, BENCH_DATABASE);
   const existing = options.rebuild ? null : await readFixture(serverUrl);
   if (existing && existing.version === DATASET_VERSION) {
@@ -583,4 +590,10 @@ export async function withClient<T>(url: string, work: (client: pg.Client) => Pr
   } finally {
     await client.end();
   }
+}
+
+/** A statement written with MikroORM's `?` placeholders in pg's numbered form ($1, $2, …), for the plain driver. */
+export function numberedParams(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
 }

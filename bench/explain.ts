@@ -3,10 +3,12 @@
  * the heavy user, written from the services' own column lists so that they stay in step with them.
  */
 import { sortKeySql } from '../src/lib/keyset.ts';
+import { calendarsParams, calendarsSql } from '../src/modules/availability/availability.service.ts';
 import { BOOKING_COLUMNS } from '../src/modules/bookings/booking.rows.ts';
+import { EVENT_TYPE_COLUMNS, type EventTypeRow, toEventType } from '../src/modules/event-types/event-type.rows.ts';
 import { LEAD_COLUMNS } from '../src/modules/leads/lead.rows.ts';
 import type { BenchFixture } from './dataset.ts';
-import { withClient } from './dataset.ts';
+import { numberedParams, withClient } from './dataset.ts';
 import { BOOKINGS_PAGE, DEEP_PAGES, SEARCH_TERM } from './scenarios.ts';
 
 export async function explainQueries(dbUrl: string, fixture: BenchFixture): Promise<string> {
@@ -19,8 +21,10 @@ export async function explainQueries(dbUrl: string, fixture: BenchFixture): Prom
     );
     const { rows: counted } = await client.query<{ n: string }>('select count(*) as n from contact where owner_id = $1', [heavy]);
     const deepOffset = Math.floor((Number(counted[0]!.n) * 0.75) / 50) * 50;
-    const windowFrom = new Date(Date.parse(fixture.availability.windowFrom) - 86_400_000);
-    const windowTo = new Date(Date.parse(fixture.availability.windowTo) + 86_400_000);
+    const { rows: eventTypes } = await client.query<EventTypeRow>(`select ${EVENT_TYPE_COLUMNS} from event_type et where et.id = $1`, [
+      fixture.availability.eventTypeIds[0],
+    ]);
+    const availabilityEventType = toEventType(eventTypes[0]!);
     const bookingsSql = (after: string) => `
       select ${BOOKING_COLUMNS}, ${sortKeySql('b.start_at')} as sort_key
         from booking b join event_type et on et.id = b.event_type_id
@@ -60,10 +64,9 @@ export async function explainQueries(dbUrl: string, fixture: BenchFixture): Prom
       ],
       [`GET /contacts?q=${SEARCH_TERM}: page`, contactsPage(true, 0), [heavy, `%${SEARCH_TERM}%`]],
       [
-        'GET /availability: busy blocks',
-        `select host_id, event_type_id, seats_taken, lower(busy), upper(busy), start_at, end_at
-           from busy_block where active and host_id in ($1) and busy && tstzrange($2, $3)`,
-        [fixture.availability.id, windowFrom, windowTo],
+        'GET /availability: hosts, schedules and busy time',
+        numberedParams(calendarsSql(availabilityEventType)),
+        calendarsParams(availabilityEventType, Date.parse(fixture.availability.windowFrom), Date.parse(fixture.availability.windowTo)),
       ],
     ];
     const out: string[] = [];

@@ -2,7 +2,7 @@
  * `npm run bench`: how close the service comes to a hand-written server doing the same work, and where the time goes.
  *
  *   npm run bench -- [--duration=10] [--warmup=3] [--connections=50] [--latency-duration=3]
- *                    [--only=me,bookings] [--rebuild] [--dataset-only] [--explain] [--profile]
+ *                    [--only=me,bookings] [--rebuild] [--dataset-only] [--explain] [--profile] [--curve]
  *
  * `--only=webhooks` runs only the webhooks' figures (bench/webhooks.ts); they also run when --only is not given.
  *
@@ -14,7 +14,8 @@
  * unit of work the baseline, /api/v2 and /trpc are measured back to back, so that the ratios compare figures
  * taken under the same conditions. Results: a table on stdout and bench/results/<time>.json (git-ignored).
  * --explain prints EXPLAIN ANALYZE of the list queries; --profile writes a CPU profile of the service process
- * (bench/results/profiles/) and prints where its time went.
+ * (bench/results/profiles/) and prints where its time went. --curve measures one availability call in-process
+ * against team size and bookings per host (bench/slot-curve.ts), --duration/4 seconds per point, and stops.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -27,6 +28,7 @@ import { databaseUrl } from '../test/helpers/database-url.ts';
 import { BENCH_DATABASE, type BenchFixture, ensureDataset, withClient } from './dataset.ts';
 import { explainQueries } from './explain.ts';
 import { summarizeProfile } from './profile-summary.ts';
+import { slotCurve } from './slot-curve.ts';
 import { benchWebhooks, type WebhookFigures, webhookLines } from './webhooks.ts';
 import {
   attachRatios,
@@ -65,6 +67,7 @@ interface Options {
   datasetOnly: boolean;
   explain: boolean;
   profile: boolean;
+  curve: boolean;
 }
 
 function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
@@ -89,6 +92,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     datasetOnly: flag('dataset-only'),
     explain: flag('explain'),
     profile: flag('profile'),
+    curve: flag('curve'),
   };
 }
 
@@ -146,7 +150,7 @@ function startServer(script: string, dbUrl: string, execArgv: string[] = []): Pr
  * background workers), read from /proc. Undefined where /proc cannot tell (not Linux, another host). On a
  * server shared with other databases (DATABASE_URL) it counts their work too: an upper bound.
  */
-async function databaseCpuSampler(dbUrl: string): Promise<() => number | undefined> {
+export async function databaseCpuSampler(dbUrl: string): Promise<() => number | undefined> {
   const ticks = 100; // USER_HZ on Linux
   const stat = (pid: string) => {
     const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -308,6 +312,11 @@ async function main(): Promise<void> {
 
     if (options.explain) {
       process.stdout.write(`${await explainQueries(dbUrl, fixture)}\n`);
+    }
+    if (options.curve) {
+      log('availability cost against team size and bookings (in-process)…');
+      process.stdout.write(`${await slotCurve(dbUrl, fixture, await databaseCpuSampler(dbUrl), options.duration / 4)}\n`);
+      return;
     }
 
     const stamp = startedAt.toISOString().replace(/[:.]/g, '-');

@@ -5,6 +5,7 @@
  * with a note instead of failing the run.
  */
 import type { BenchFixture } from './dataset.ts';
+import { type TeamKind, teamEventTypeId } from './teams.ts';
 
 export type Surface = 'baseline' | 'rest' | 'trpc' | 'mcp';
 export const SURFACES: Surface[] = ['baseline', 'rest', 'trpc', 'mcp'];
@@ -30,6 +31,15 @@ export interface Work {
   user: 'heavy' | 'availability' | 'booker';
   hasBaseline: boolean;
 }
+
+/** Teams of the issue's sizes, each host with its own schedule and this many bookings in the 31 days. */
+const TEAM_SCENARIO_BOOKINGS = 100;
+const TEAM_SCENARIOS: { key: string; kind: TeamKind; hosts: number }[] = [
+  { key: 'availability.rr10', kind: 'round_robin', hosts: 10 },
+  { key: 'availability.rr50', kind: 'round_robin', hosts: 50 },
+  { key: 'availability.collective10', kind: 'collective', hosts: 10 },
+  { key: 'availability.collective50', kind: 'collective', hosts: 50 },
+];
 
 export const WORKS: Work[] = [
   { key: 'me', label: 'GET /me', method: 'GET', path: '/me', user: 'heavy', hasBaseline: true },
@@ -60,8 +70,18 @@ export const WORKS: Work[] = [
     method: 'GET',
     path: '/availability',
     user: 'availability',
-    hasBaseline: false,
+    hasBaseline: true,
   },
+  ...TEAM_SCENARIOS.map(
+    ({ key, kind, hosts }): Work => ({
+      key,
+      label: `GET /availability, ${kind === 'round_robin' ? 'round robin' : 'collective'}, ${hosts} hosts × ${TEAM_SCENARIO_BOOKINGS} bookings`,
+      method: 'GET',
+      path: '/availability',
+      user: 'availability',
+      hasBaseline: true,
+    }),
+  ),
   { key: 'bookings.create', label: 'POST /bookings', method: 'POST', path: '/bookings', user: 'booker', hasBaseline: false },
 ];
 
@@ -123,8 +143,15 @@ export function inputFor(work: Work, surface: Surface, prepared: Prepared): Inpu
         from: fixture.availability.windowFrom,
         to: fixture.availability.windowTo,
       };
-    default:
-      return {};
+    default: {
+      const team = TEAM_SCENARIOS.find((scenario) => scenario.key === work.key);
+      if (!team) return {};
+      return {
+        eventTypeId: teamEventTypeId(team.kind, team.hosts, TEAM_SCENARIO_BOOKINGS),
+        from: fixture.availability.windowFrom,
+        to: fixture.availability.windowTo,
+      };
+    }
   }
 }
 

@@ -1,18 +1,17 @@
 /**
  * The slot engine: pure functions from a schedule, the event type's rules and the hosts' busy time to
- * the bookable slots of a window. No database, no clock, no HTTP: everything arrives as arguments, all
- * instants are epoch milliseconds, and the same function decides what /availability offers and what
- * POST /bookings accepts ("a slot offered is a slot bookable").
+ * the bookable slots of a window. No database, no clock, no HTTP: everything arrives as arguments, and the
+ * same function decides what /availability offers and what POST /bookings accepts ("a slot offered is a
+ * slot bookable"). Inside, all time is whole epoch minutes over normalized interval lists (intervals.ts):
+ * the schedule is expanded once per call (schedule-intervals.ts), busy time is merged once, and the grid
+ * walks both with one pointer, so a call is linear in days + busy intervals + slots.
  *
  * Rules (also in the README):
- * - Availability: each local date's intervals come from the date override for that date if there is one
- *   (an empty list = unavailable all day), else from the weekly hours of its weekday, read in the
- *   schedule's IANA zone. Overlapping or touching intervals of one day are merged. Local wall-clock
- *   times become instants with the `compatible` rule (see wall-clock.ts): in a fall-back overlap the
- *   earlier instant, in a spring-forward gap the time moves forward by the gap (NY 02:30 -> 03:30 EDT).
- *   An interval that becomes empty that way is dropped. Intervals never span local midnight: 24:00 ends a day.
- * - Grid: slots start at the start of each availability interval and every `stepMin` minutes after it
- *   (the event type's slot interval, else the chosen duration); a slot must end inside its interval.
+ * - Availability: see schedule-intervals.ts (date overrides, weekly hours in the schedule's zone, DST rule).
+ *   Intervals never span local midnight in the schedule (24:00 ends a day), but touching intervals of
+ *   consecutive days merge into one window.
+ * - Grid: slots start at the start of each availability window and every `stepMin` minutes after it
+ *   (the event type's slot interval, else the chosen duration); a slot must end inside its window.
  * - Buffers: a slot's buffered range [start - bufferBefore, end + bufferAfter) must not overlap any busy
  *   range (existing bookings, whose busy ranges already include their own buffers). Ranges are half-open,
  *   so back-to-back is allowed. Buffers may reach outside working hours.
@@ -24,20 +23,17 @@
  *   hosts free for it; `all` (collective) lays the grid over the intersection of every host's
  *   availability and treats every host's busy time as busy.
  */
-import type { DateOverride, WeeklyHours } from './schedule.ts';
-import { WEEKDAYS } from './schedule.ts';
 import {
-  addDays,
-  type CalendarDate,
-  compareDates,
-  formatDate,
-  isoWeekdayIndex,
-  localDate,
-  wallClockToInstant,
-} from './wall-clock.ts';
+  busyMinutes,
+  type Intervals,
+  intersectIntervals,
+  MINUTE_MS,
+  normalizeIntervals,
+  unionIntervals,
+} from './intervals.ts';
+import { type Schedule, scheduleIntervals } from './schedule-intervals.ts';
 
-const MINUTE = 60_000;
-const DAY = 86_400_000;
+export type { Schedule } from './schedule-intervals.ts';
 
 /** A half-open range of instants [start, end), epoch milliseconds. */
 export interface TimeRange {
@@ -45,24 +41,109 @@ export interface TimeRange {
   end: number;
 }
 
-export interface Schedule {
-  weekly: WeeklyHours;
-  overrides: readonly DateOverride[];
-  /** IANA zone the wall-clock intervals are read in. */
-  timeZone: string;
-}
-
 export interface SlotRules {
   durationMin: number;
-  /** Distance between two slot starts of one interval, minutes. */
+  /** Distance between two slot starts of one window, minutes. */
   stepMin: number;
   bufferBeforeMin: number;
   bufferAfterMin: number;
   minNoticeMin: number;
+  /** Epoch milliseconds, like `from` and `to`. */
   now: number;
   from: number;
   to: number;
 }
+
+/** One host as the engine takes it: busy time already in minutes and normalized. */
+export interface CalendarHost {
+  hostId: string;
+  schedule: Schedule;
+  /** Normalized busy intervals, epoch minutes, buffers included. */
+  busy: Intervals;
+  /** Start minute -> end minute of group blocks of this event type that still have seats. */
+  openSeats?: ReadonlyMap<number, number>;
+}
+
+/**
+ * Start minutes (increasing) of the slots for one or several hosts; every slot lasts `rules.durationMin`.
+ * `any`: a slot is offered when at least one host is free (round robin); `all`: only when every host is free
+ * (collective). Linear in days, busy intervals and slots of all hosts together.
+ */
+export function computeSlotStarts(rules: SlotRules, hosts: readonly CalendarHost[], mode: 'any' | 'all'): number[] {
+  const grid = gridOf(rules);
+  if (hosts.length === 0 || !grid) return [];
+  if (mode === 'all') return collectiveStarts(rules, hosts, grid);
+  if (hosts.length === 1) return hostStarts(rules, hosts[0]!, grid);
+  // The union of the hosts' sorted starts: marks over the window's minutes, read back in order.
+  const span = Math.max(0, grid.latestEnd - grid.earliest + 1);
+  const offered = new Uint8Array(span);
+  for (const host of hosts) for (const start of hostStarts(rules, host, grid)) offered[start - grid.earliest] = 1;
+  const starts: number[] = [];
+  for (let i = 0; i < span; i++) if (offered[i] === 1) starts.push(grid.earliest + i);
+  return starts;
+}
+
+function hostStarts(rules: SlotRules, host: CalendarHost, grid: Grid): number[] {
+  return gridStarts(scheduleIntervals(host.schedule, rules.from, rules.to), host.busy, host.openSeats, grid);
+}
+
+/** Collective: the grid over the intersection of the hosts' availability, with everyone's busy time. */
+function collectiveStarts(rules: SlotRules, hosts: readonly CalendarHost[], grid: Grid): number[] {
+  let windows = scheduleIntervals(hosts[0]!.schedule, rules.from, rules.to);
+  for (const host of hosts.slice(1)) windows = intersectIntervals(windows, scheduleIntervals(host.schedule, rules.from, rules.to));
+  return gridStarts(windows, unionIntervals(hosts.map((host) => host.busy)), undefined, grid);
+}
+
+/** The rules in whole minutes; undefined when no slot can exist (a duration or step that is not positive). */
+interface Grid {
+  duration: number;
+  step: number;
+  before: number;
+  after: number;
+  /** First allowed start: from and now + notice, rounded up to a minute. */
+  earliest: number;
+  /** Last allowed end: `to` rounded down to a minute. */
+  latestEnd: number;
+}
+
+function gridOf(rules: SlotRules): Grid | undefined {
+  if (!(rules.durationMin > 0) || !(rules.stepMin > 0)) return undefined;
+  return {
+    duration: rules.durationMin,
+    step: rules.stepMin,
+    before: rules.bufferBeforeMin,
+    after: rules.bufferAfterMin,
+    earliest: Math.ceil(Math.max(rules.from, rules.now + rules.minNoticeMin * MINUTE_MS) / MINUTE_MS),
+    latestEnd: Math.floor(rules.to / MINUTE_MS),
+  };
+}
+
+/**
+ * The grid over normalized windows, filtered by notice, window and busy time in one sweep: starts come out in
+ * increasing order, so one pointer walks the normalized busy intervals. O(windows + slots + busy).
+ */
+function gridStarts(windows: Intervals, busy: Intervals, openSeats: ReadonlyMap<number, number> | undefined, grid: Grid): number[] {
+  const { duration, step, before, after, earliest, latestEnd } = grid;
+  const starts: number[] = [];
+  let b = 0;
+  for (let w = 0; w < windows.length; w += 2) {
+    const windowStart = windows[w]!;
+    if (windowStart + duration > latestEnd) break;
+    // Jump to the first grid point at or after `earliest` without walking the ones before it.
+    const skip = earliest > windowStart ? Math.ceil((earliest - windowStart) / step) : 0;
+    const lastStart = Math.min(windows[w + 1]!, latestEnd) - duration;
+    for (let start = windowStart + skip * step; start <= lastStart; start += step) {
+      const bufferedStart = start - before;
+      while (b < busy.length && busy[b + 1]! <= bufferedStart) b += 2;
+      if (b >= busy.length || busy[b]! >= start + duration + after || openSeats?.get(start) === start + duration) {
+        starts.push(start);
+      }
+    }
+  }
+  return starts;
+}
+
+// --- The same engine for callers that hold milliseconds (booking creation, tests). ---
 
 export interface HostAvailability {
   hostId: string;
@@ -80,149 +161,55 @@ export interface HostSlot extends TimeRange {
 
 /** Single-host convenience: the bookable slots of one schedule. */
 export function computeSlots(
-  input: SlotRules &
-    Schedule & { busy: readonly TimeRange[]; openSeats?: readonly TimeRange[] },
+  input: SlotRules & Schedule & { busy: readonly TimeRange[]; openSeats?: readonly TimeRange[] },
 ): TimeRange[] {
-  const windows = availabilityWindows(input, input.from, input.to);
-  return slotsInWindows(windows, normalizeRanges(input.busy), seatIndex(input.openSeats), input);
+  const host = { hostId: '', schedule: input, busy: input.busy, openSeats: input.openSeats };
+  return computeHostSlots(input, [host], 'any').map(({ start, end }) => ({ start, end }));
 }
 
 /**
- * Slots for one or several hosts. `any`: a slot is offered when at least one host is free (round robin);
- * `all`: only when every host is free (collective). Returns slots ordered by start, then end.
+ * Slots with the hosts free for each (booking creation picks among them), for hosts whose busy time is in
+ * milliseconds; ordered by start.
  */
 export function computeHostSlots(rules: SlotRules, hosts: readonly HostAvailability[], mode: 'any' | 'all'): HostSlot[] {
-  if (hosts.length === 0) return [];
+  const calendars = hosts.map(toCalendarHost);
+  const grid = gridOf(rules);
+  if (calendars.length === 0 || !grid) return [];
+  const free = new Map<number, string[]>();
   if (mode === 'all') {
-    let windows = availabilityWindows(hosts[0]!.schedule, rules.from, rules.to);
-    const busy: TimeRange[] = [...hosts[0]!.busy];
-    for (const host of hosts.slice(1)) {
-      windows = intersectRanges(windows, availabilityWindows(host.schedule, rules.from, rules.to));
-      busy.push(...host.busy);
-    }
-    const ids = hosts.map((host) => host.hostId);
-    return slotsInWindows(windows, normalizeRanges(busy), new Map(), rules).map((slot) => ({ ...slot, hostIds: [...ids] }));
-  }
-  const byKey = new Map<string, HostSlot>();
-  for (const host of hosts) {
-    const windows = availabilityWindows(host.schedule, rules.from, rules.to);
-    for (const slot of slotsInWindows(windows, normalizeRanges(host.busy), seatIndex(host.openSeats), rules)) {
-      const key = `${slot.start}/${slot.end}`;
-      const existing = byKey.get(key);
-      if (existing) existing.hostIds.push(host.hostId);
-      else byKey.set(key, { start: slot.start, end: slot.end, hostIds: [host.hostId] });
+    const ids = calendars.map((host) => host.hostId);
+    for (const start of collectiveStarts(rules, calendars, grid)) free.set(start, [...ids]);
+  } else {
+    for (const host of calendars) {
+      for (const start of hostStarts(rules, host, grid)) {
+        const ids = free.get(start);
+        if (ids) ids.push(host.hostId);
+        else free.set(start, [host.hostId]);
+      }
     }
   }
-  return [...byKey.values()].sort((a, b) => a.start - b.start || a.end - b.end);
+  const duration = rules.durationMin * MINUTE_MS;
+  return [...free.keys()]
+    .sort((a, b) => a - b)
+    .map((start) => ({ start: start * MINUTE_MS, end: start * MINUTE_MS + duration, hostIds: free.get(start)! }));
 }
 
-/**
- * A schedule's availability as instants, for every local date that can touch [from, to] (one date of
- * margin on each side, so a window never depends on where the query starts). Sorted, non-overlapping.
- */
+/** A schedule's availability windows as instants (sorted, disjoint), for every local date touching [from, to]. */
 export function availabilityWindows(schedule: Schedule, from: number, to: number): TimeRange[] {
-  const overrides = new Map<string, DateOverride['intervals']>();
-  for (const override of schedule.overrides) overrides.set(override.date, override.intervals);
-  const first = localDate(from - DAY, schedule.timeZone);
-  const last = localDate(to + DAY, schedule.timeZone);
-  const windows: TimeRange[] = [];
-  for (let date: CalendarDate = first; compareDates(date, last) <= 0; date = addDays(date, 1)) {
-    const intervals = overrides.get(formatDate(date)) ?? schedule.weekly[WEEKDAYS[isoWeekdayIndex(date)]!] ?? [];
-    for (const [startMin, endMin] of mergeMinuteIntervals(intervals)) {
-      const start = wallClockToInstant(date, startMin, schedule.timeZone);
-      const end = wallClockToInstant(date, endMin, schedule.timeZone);
-      if (end > start) windows.push({ start, end });
-    }
+  const windows = scheduleIntervals(schedule, from, to);
+  const ranges: TimeRange[] = [];
+  for (let i = 0; i < windows.length; i += 2) ranges.push({ start: windows[i]! * MINUTE_MS, end: windows[i + 1]! * MINUTE_MS });
+  return ranges;
+}
+
+/** A host whose busy time is in milliseconds, as the engine takes it. */
+export function toCalendarHost(host: HostAvailability): CalendarHost {
+  const busy: number[] = [];
+  for (const range of host.busy) if (range.end > range.start) busy.push(...busyMinutes(range.start, range.end));
+  const openSeats = new Map<number, number>();
+  // A seat matches a slot only exactly, and slots lie on whole minutes.
+  for (const seat of host.openSeats ?? []) {
+    if (seat.start % MINUTE_MS === 0 && seat.end % MINUTE_MS === 0) openSeats.set(seat.start / MINUTE_MS, seat.end / MINUTE_MS);
   }
-  return normalizeRanges(windows);
-}
-
-/** Minutes after midnight of "HH:mm" (24:00 = 1440). */
-export function parseWallClock(time: string): number {
-  return Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
-}
-
-function mergeMinuteIntervals(intervals: readonly { start: string; end: string }[]): [number, number][] {
-  const parsed = intervals
-    .map((interval): [number, number] => [parseWallClock(interval.start), parseWallClock(interval.end)])
-    .filter(([start, end]) => end > start)
-    .sort((a, b) => a[0] - b[0]);
-  const merged: [number, number][] = [];
-  for (const interval of parsed) {
-    const previous = merged[merged.length - 1];
-    if (previous && interval[0] <= previous[1]) previous[1] = Math.max(previous[1], interval[1]);
-    else merged.push([interval[0], interval[1]]);
-  }
-  return merged;
-}
-
-/** Sorted by start, overlapping or touching ranges merged. */
-export function normalizeRanges(ranges: readonly TimeRange[]): TimeRange[] {
-  const sorted = ranges.filter((range) => range.end > range.start).sort((a, b) => a.start - b.start);
-  const merged: TimeRange[] = [];
-  for (const range of sorted) {
-    const previous = merged[merged.length - 1];
-    if (previous && range.start <= previous.end) previous.end = Math.max(previous.end, range.end);
-    else merged.push({ start: range.start, end: range.end });
-  }
-  return merged;
-}
-
-/** Intersection of two sorted, non-overlapping range lists (linear merge). */
-export function intersectRanges(a: readonly TimeRange[], b: readonly TimeRange[]): TimeRange[] {
-  const result: TimeRange[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    const x = a[i]!;
-    const y = b[j]!;
-    const start = Math.max(x.start, y.start);
-    const end = Math.min(x.end, y.end);
-    if (end > start) result.push({ start, end });
-    if (x.end < y.end) i++;
-    else j++;
-  }
-  return result;
-}
-
-function seatIndex(openSeats: readonly TimeRange[] | undefined): Map<number, number> {
-  const index = new Map<number, number>();
-  for (const seat of openSeats ?? []) index.set(seat.start, seat.end);
-  return index;
-}
-
-/**
- * The grid over sorted, disjoint windows, filtered by notice, window and busy time in one sweep:
- * candidates come out in increasing order, so one pointer walks the sorted, merged busy ranges.
- * O(windows + slots + busy).
- */
-function slotsInWindows(
-  windows: readonly TimeRange[],
-  busy: readonly TimeRange[],
-  openSeats: ReadonlyMap<number, number>,
-  rules: SlotRules,
-): TimeRange[] {
-  const duration = rules.durationMin * MINUTE;
-  const step = rules.stepMin * MINUTE;
-  const before = rules.bufferBeforeMin * MINUTE;
-  const after = rules.bufferAfterMin * MINUTE;
-  if (!(duration > 0) || !(step > 0)) return [];
-  const earliest = Math.max(rules.from, rules.now + rules.minNoticeMin * MINUTE);
-  const slots: TimeRange[] = [];
-  let b = 0;
-  for (const window of windows) {
-    if (window.end <= earliest || window.start >= rules.to) continue;
-    // Jump to the first grid point at or after `earliest` without walking the ones before it.
-    const skip = earliest > window.start ? Math.ceil((earliest - window.start) / step) : 0;
-    for (let start = window.start + skip * step; start + duration <= window.end; start += step) {
-      const end = start + duration;
-      if (end > rules.to) break;
-      const bufferedStart = start - before;
-      const bufferedEnd = end + after;
-      while (b < busy.length && busy[b]!.end <= bufferedStart) b++;
-      const free = b >= busy.length || busy[b]!.start >= bufferedEnd;
-      if (free || openSeats.get(start) === end) slots.push({ start, end });
-    }
-  }
-  return slots;
+  return { hostId: host.hostId, schedule: host.schedule, busy: normalizeIntervals(busy), openSeats };
 }

@@ -181,3 +181,48 @@ export function formatInZone(epochMs: number, zone: string): string {
     local.getUTCMinutes(),
   )}:${pad(local.getUTCSeconds())}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
 }
+
+/**
+ * An instant on a whole minute written as the API writes it: in `zone`'s offset like formatInZone
+ * (2026-03-08T03:00:00-04:00), or without a zone like Date#toISOString (2026-03-08T07:00:00.000Z). Integer
+ * arithmetic only (no Date object), for the hundreds of slot edges of one /availability answer.
+ */
+export function formatMinute(epochMinute: number, zone: string | undefined): string {
+  const offset = zone ? offsetMinutes(epochMinute * MINUTE, zone) : 0;
+  const local = epochMinute + offset;
+  const day = Math.floor(local / 1440);
+  const minuteOfDay = local - day * 1440;
+  const time = `${datePrefix(day)}T${pad(Math.floor(minuteOfDay / 60))}:${pad(minuteOfDay % 60)}:00`;
+  if (!zone) return `${time}.000Z`;
+  const abs = Math.abs(offset);
+  return `${time}${offset < 0 ? '-' : '+'}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+}
+
+let lastDay = Number.NaN;
+let lastPrefix = '';
+
+/** "YYYY-MM-DD" of a day number (days since 1970-01-01); consecutive slots mostly share a day, so the last is kept. */
+function datePrefix(day: number): string {
+  if (day !== lastDay) {
+    const { year, month, day: dayOfMonth } = civilFromDays(day);
+    lastPrefix = `${String(year).padStart(4, '0')}-${pad(month)}-${pad(dayOfMonth)}`;
+    lastDay = day;
+  }
+  return lastPrefix;
+}
+
+/** The proleptic Gregorian date of a day number (H. Hinnant's `civil_from_days`). */
+function civilFromDays(days: number): CalendarDate {
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const dayOfEra = z - era * 146_097;
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365);
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const monthIndex = Math.floor((5 * dayOfYear + 2) / 153);
+  const month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9;
+  return {
+    year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0),
+    month,
+    day: dayOfYear - Math.floor((153 * monthIndex + 2) / 5) + 1,
+  };
+}

@@ -1,0 +1,105 @@
+/**
+ * Half-open intervals of epoch MINUTES, flattened into one array: [start0, end0, start1, end1, …]. The slot
+ * engine works on these instead of objects of epoch milliseconds: small integers in a packed array, no
+ * allocation per interval, and every operation below is one linear pass over sorted input.
+ *
+ * "Normalized" means sorted by start, every interval non-empty, overlapping or touching intervals merged.
+ */
+export type Intervals = number[];
+
+export const MINUTE_MS = 60_000;
+
+/** Normalizes any intervals (any order, may overlap or be empty); sorts only when the input is out of order. */
+export function normalizeIntervals(flat: readonly number[]): Intervals {
+  const count = flat.length >> 1;
+  let ordered = flat;
+  for (let i = 1; i < count; i++) {
+    if (flat[2 * i]! < flat[2 * i - 2]!) {
+      ordered = sortedByStart(flat, count);
+      break;
+    }
+  }
+  const out: Intervals = [];
+  for (let i = 0; i < count; i++) appendMerged(out, ordered[2 * i]!, ordered[2 * i + 1]!);
+  return out;
+}
+
+function sortedByStart(flat: readonly number[], count: number): number[] {
+  // Keys start·2^21 + index in a Float64Array: a numeric sort without a comparator call per comparison.
+  // Exact while |start| < 2^31 minutes (4,000 years) and count < 2^21.
+  const keys = new Float64Array(count);
+  for (let i = 0; i < count; i++) keys[i] = flat[2 * i]! * INDEX_SPAN + i;
+  keys.sort();
+  const sorted = new Array<number>(2 * count);
+  for (let i = 0; i < count; i++) {
+    const index = keys[i]! - Math.floor(keys[i]! / INDEX_SPAN) * INDEX_SPAN;
+    sorted[2 * i] = flat[2 * index]!;
+    sorted[2 * i + 1] = flat[2 * index + 1]!;
+  }
+  return sorted;
+}
+
+const INDEX_SPAN = 2 ** 21;
+
+/** Appends [start, end) to normalized `out` whose last start is at most `start`, merging when they touch. */
+function appendMerged(out: Intervals, start: number, end: number): void {
+  if (end <= start) return;
+  const last = out.length - 1;
+  if (last > 0 && start <= out[last]!) {
+    if (end > out[last]!) out[last] = end;
+  } else {
+    out.push(start, end);
+  }
+}
+
+/** Intersection of two normalized lists (linear merge). */
+export function intersectIntervals(a: Intervals, b: Intervals): Intervals {
+  const out: Intervals = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const start = Math.max(a[i]!, b[j]!);
+    const end = Math.min(a[i + 1]!, b[j + 1]!);
+    if (end > start) out.push(start, end);
+    if (a[i + 1]! < b[j + 1]!) i += 2;
+    else j += 2;
+  }
+  return out;
+}
+
+/** Union of normalized lists, merged pairwise (total length n, k lists: O(n log k)). */
+export function unionIntervals(lists: readonly Intervals[]): Intervals {
+  if (lists.length === 0) return [];
+  let level = [...lists];
+  while (level.length > 1) {
+    const next: Intervals[] = [];
+    for (let i = 0; i < level.length; i += 2) next.push(i + 1 < level.length ? unionOfTwo(level[i]!, level[i + 1]!) : level[i]!);
+    level = next;
+  }
+  return level[0]!;
+}
+
+function unionOfTwo(a: Intervals, b: Intervals): Intervals {
+  const out: Intervals = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (j >= b.length || (i < a.length && a[i]! <= b[j]!)) {
+      appendMerged(out, a[i]!, a[i + 1]!);
+      i += 2;
+    } else {
+      appendMerged(out, b[j]!, b[j + 1]!);
+      j += 2;
+    }
+  }
+  return out;
+}
+
+/**
+ * Milliseconds to minutes for busy time, exactly: every slot edge is a whole minute, and for a whole minute m,
+ * `start < m` ⇔ `floor(start) < m` and `end > m` ⇔ `ceil(end) > m`, so rounding outward decides every overlap
+ * with a slot as the milliseconds would.
+ */
+export function busyMinutes(startMs: number, endMs: number): [number, number] {
+  return [Math.floor(startMs / MINUTE_MS), Math.ceil(endMs / MINUTE_MS)];
+}
