@@ -9,13 +9,12 @@ import { createEventType } from '../helpers/booking-factories.ts';
 /**
  * Bursts of bookings on overlapping slots of one host end in 201 or 409 only (no 500 from a deadlock, no 503
  * from a stall), with exactly as many 201s as the calendar has room for, and quickly. test/bookings/concurrency.test.ts
- * proves the same per kind with smaller bursts; this is the storm.
+ * proves the same per kind with smaller bursts; this is the storm. How long the answers take is measured by
+ * `npm run chaos`, not asserted here: timed tests fail on a busy machine without a fault in the code.
  */
 
 const NOW = '2026-03-01T12:00:00Z';
 const BURST = 200;
-/** The slowest answer of a burst (about 1 s here; the bound leaves room for a machine shared with other work). */
-const SLOWEST_MS = 5_000;
 
 /** 30-minute slots on a 15-minute grid: each pair overlaps, pairs do not, so exactly one booking per pair fits. */
 const PAIRS = ['10:00', '11:00', '12:00', '13:00', '14:00'].map((time) => [
@@ -38,31 +37,22 @@ describe(`${BURST} concurrent bookings on overlapping slots`, () => {
     return user;
   }
 
-  interface Timed {
-    res: Response;
-    ms: number;
-  }
-
-  function book(token: string, eventTypeId: string, start: string): Promise<Timed> {
-    const started = Date.now();
+  function book(token: string, eventTypeId: string, start: string): Promise<Response> {
     return t.http
       .post('/api/v2/bookings')
       .set(...bearer(token))
-      .send({ eventTypeId, start, durationMin: 30, invitee: invitee() })
-      .then((res) => ({ res, ms: Date.now() - started }));
+      .send({ eventTypeId, start, durationMin: 30, invitee: invitee() });
   }
 
-  function tally(results: Timed[]): Record<number, number> {
+  function tally(results: Response[]): Record<number, number> {
     const statuses: Record<number, number> = {};
-    for (const { res } of results) statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+    for (const res of results) statuses[res.status] = (statuses[res.status] ?? 0) + 1;
     return statuses;
   }
 
-  function expectOnlyCreatedOrConflict(results: Timed[]): void {
-    const others = results.filter(({ res }) => res.status !== 201 && res.status !== 409).map(({ res }) => `${res.status} ${res.text}`);
+  function expectOnlyCreatedOrConflict(results: Response[]): void {
+    const others = results.filter((res) => res.status !== 201 && res.status !== 409).map((res) => `${res.status} ${res.text}`);
     expect(others).toEqual([]);
-    const slowest = Math.max(...results.map(({ ms }) => ms));
-    expect(slowest, 'the slowest answer (ms)').toBeLessThan(SLOWEST_MS);
   }
 
   async function activeBlocks(hostIds: string[]): Promise<number> {
