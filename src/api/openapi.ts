@@ -5,8 +5,9 @@ import { SCOPE_DESCRIPTIONS } from '../identity/scopes.ts';
 import { collectOperations, postProcessOpenApi } from './openapi-postprocess.ts';
 import { appRouter } from './root.ts';
 
-/** Where the REST door serves the procedures that have an OpenAPI route. */
-export const REST_BASE_PATH = '/api/v2';
+import { REST_BASE_PATH } from './trpc.ts';
+
+export { REST_BASE_PATH };
 
 /**
  * The OpenAPI 3.1 document of /api/v2: generated from the router by trpc-to-openapi, then completed from each

@@ -4,7 +4,7 @@ import { router } from '../../api/trpc.ts';
 import { CursorParam, cursorPage, limitParam } from '../../lib/pagination.ts';
 import { dateTimeQueryParam } from '../../lib/query-params.ts';
 import { BookingSchema, BookingStatusSchema } from './bookings.schemas.ts';
-import { cancelBooking, listBookings } from './bookings.service.ts';
+import { cancelBooking, getBooking, listBookings } from './bookings.service.ts';
 
 export const ListBookingsInputSchema = z
   .object({
@@ -50,6 +50,21 @@ export const bookingsRouter = router({
         limit: input.limit,
       }),
     ),
+
+  get: scopedProcedure('read:bookings')
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/bookings/{id}',
+        operationId: 'getBooking',
+        tags: ['Bookings'],
+        summary: 'Get one booking',
+        description: 'One booking of the user’s event types, active or canceled; another user’s or an unknown one is 404.',
+      },
+    })
+    .input(z.object({ id: z.string().min(1).max(100).describe('The booking.') }))
+    .output(BookingSchema)
+    .query(({ ctx, input }) => getBooking(ctx.em, ctx.principal.userId, input.id)),
 
   cancel: scopedProcedure('write:bookings')
     .meta({

@@ -3,6 +3,11 @@ import { TimeZoneSchema } from '../../lib/time.ts';
 import { EventTypeRefSchema } from '../event-types/event-types.schemas.ts';
 import { BOOKING_STATUSES } from './booking.rows.ts';
 
+const AnswersSchema = z
+  .array(z.object({ questionId: z.string().min(1).max(100), value: z.string().max(5000) }))
+  .max(50)
+  .meta({ id: 'BookingAnswers' });
+
 export const BookingStatusSchema = z.enum(BOOKING_STATUSES).meta({ id: 'BookingStatus' });
 
 export const BookingSchema = z
@@ -18,6 +23,13 @@ export const BookingSchema = z
       .nullable()
       .describe('Where the meeting happens, as the invitee chose it.'),
     invitee: z.object({ name: z.string(), email: z.email(), timezone: z.string() }).nullable(),
+    notes: z
+      .string()
+      .nullable()
+      .optional()
+      .describe('What the invitee wrote when booking ("Anything to share"); null when nothing. Absent only in responses stored before this field existed (idempotent replays).'),
+    answers: AnswersSchema.optional().describe('The answers given when booking, as sent; empty when none.'),
+    guests: z.array(z.string()).optional().describe('Further e-mail addresses the invitee added, as sent; empty when none.'),
     canceledAt: z.iso.datetime().nullable(),
     cancelReason: z.string().nullable(),
     canceledBy: z.string().nullable().describe('Who canceled: `host` (through the API) or `invitee`.'),
@@ -43,10 +55,7 @@ export const CreateBookingInputSchema = z
         .optional(),
       smsOptIn: z.boolean().optional(),
     }),
-    answers: z
-      .array(z.object({ questionId: z.string().min(1).max(100), value: z.string().max(5000) }))
-      .max(50)
-      .optional(),
+    answers: AnswersSchema.optional(),
     guests: z.array(z.email().max(254)).max(10).optional(),
     notes: z.string().max(5000).optional(),
     locationInput: z.string().max(500).optional(),

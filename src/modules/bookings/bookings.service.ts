@@ -73,6 +73,11 @@ export async function listBookings(em: EntityManager, ownerId: string, query: Li
   return keyset.page(rows, query.limit, toBooking);
 }
 
+/** GET /bookings/{id}: one of the owner's bookings; 404 when it is not theirs. */
+export function getBooking(em: EntityManager, ownerId: string, id: string): Promise<Booking> {
+  return readBooking(em, ownerId, id);
+}
+
 /**
  * Cancels a booking the user owns, as the host. Idempotent: canceling a canceled booking changes
  * nothing and returns it as it is (the first cancellation's time and reason stay).
