@@ -23,6 +23,7 @@ import { serializeRequestForLog } from './http/request-log.ts';
 import { registerRequestDeadline, requestDeadline } from './http/request-deadline.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { registerMcp } from './mcp/server.ts';
+import { managedBookingCalendar } from './modules/public-booking/managed-booking.service.ts';
 import { oauthRoutes } from './oauth/routes.ts';
 
 /** Failed authentications a client address may make per minute before it gets 429s. */
@@ -130,7 +131,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await registerTrpc(fastify, services, orm);
   await registerRest(fastify, services, orm);
   await registerMcp(fastify, { ...services, bearerResolvers: bearerResolversFor('/mcp') }, orm, { deadlineOf: requestDeadline });
-  await registerWebApp(fastify, options.webRoot);
+  await registerWebApp(fastify, {
+    webRoot: options.webRoot,
+    bookingFrameAncestors: env.BOOKING_FRAME_ANCESTORS,
+    calendarFileOf: (token) => managedBookingCalendar(orm.em.fork(), token, env.SITE_URL),
+  });
   await fastify.register(oauthRoutes, { services, orm });
   const webhookPool = createWebhookWorkerPool(options.databaseUrl);
   const webhookWorker = startDeliveryWorker({
