@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import ICAL from 'ical.js';
 import type { Page } from 'playwright-core';
@@ -9,7 +10,16 @@ import { embedSnippet } from '../../web/src/embed.ts';
 import { setSchedule } from '../bookings/fixtures.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { createEventType, type TestEventType } from '../helpers/booking-factories.ts';
-import { BROWSER_TEST_TIMEOUT, type Browser, builtWebRoot, launchBrowser, screenshotBothWidths } from '../helpers/browser.ts';
+import {
+  ARTIFACTS,
+  BROWSER_TEST_TIMEOUT,
+  type Browser,
+  builtWebRoot,
+  DESKTOP,
+  launchBrowser,
+  PHONE,
+  screenshotBothWidths,
+} from '../helpers/browser.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
 import { startListeningApp } from '../oauth/support.ts';
 
@@ -170,10 +180,22 @@ describe('invitee self-service in a browser', () => {
         const frame = page.frameLocator('iframe[title="Booking page"]');
         await frame.getByTestId('slot').first().waitFor();
         const contentHeight = async () => frame.locator('#root').evaluate((root) => Math.ceil(root.getBoundingClientRect().height));
-        await expect.poll(async () => Math.abs((await iframe.evaluate((element) => element.clientHeight)) - (await contentHeight())), { timeout: 10_000 }).toBeLessThanOrEqual(1);
+        const fitsContent = () =>
+          expect
+            .poll(async () => Math.abs((await iframe.evaluate((element) => element.clientHeight)) - (await contentHeight())), { timeout: 10_000 })
+            .toBeLessThanOrEqual(1);
+        await fitsContent();
         expect(await iframe.evaluate((element) => element.style.height)).not.toBe('640px');
         expect(await frame.getByText('Powered by Scheduling').isVisible()).toBe(false);
-        await screenshotBothWidths(page, 'invitee-embed');
+        await page.screenshot({ path: path.join(ARTIFACTS, 'invitee-embed.png'), fullPage: true });
+        // At phone width the content is taller, and the frame follows.
+        const desktopHeight = await iframe.evaluate((element) => element.clientHeight);
+        await page.setViewportSize(PHONE);
+        await fitsContent();
+        expect(await iframe.evaluate((element) => element.clientHeight)).toBeGreaterThan(desktopHeight);
+        await page.screenshot({ path: path.join(ARTIFACTS, 'invitee-embed-390.png'), fullPage: true });
+        await page.setViewportSize(DESKTOP);
+        await fitsContent();
         // The frame follows its content: opening the details form changes the height again.
         const before = await iframe.evaluate((element) => element.clientHeight);
         await frame.getByTestId('slot').first().click();
