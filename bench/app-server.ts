@@ -18,6 +18,8 @@ const env = loadEnv({
   HOST: '127.0.0.1',
   SITE_URL: 'http://127.0.0.1:3000',
   DATABASE_URL: url,
+  // bench/webhooks.ts delivers to a receiver on 127.0.0.1.
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
 });
 const orm = await initOrm(url);
 const app = await buildApp({ env, orm, databaseUrl: url, apiRateLimitPerMinute: 1_000_000_000, logger: false });

@@ -4,6 +4,8 @@
  *   npm run bench -- [--duration=10] [--warmup=3] [--connections=50] [--latency-duration=3]
  *                    [--only=me,bookings] [--rebuild] [--dataset-only] [--explain] [--profile]
  *
+ * `--only=webhooks` runs only the webhooks' figures (bench/webhooks.ts); they also run when --only is not given.
+ *
  * (or BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_LATENCY_DURATION, BENCH_ONLY). After each
  * measurement at --connections, a short pass at ONE connection gives the latency without queueing. The database is DATABASE_URL's server, or
  * an embedded PostgreSQL under .data/bench; the data set lives in its own database, bench_data, built once
@@ -25,6 +27,7 @@ import { databaseUrl } from '../test/helpers/database-url.ts';
 import { BENCH_DATABASE, type BenchFixture, ensureDataset, withClient } from './dataset.ts';
 import { explainQueries } from './explain.ts';
 import { summarizeProfile } from './profile-summary.ts';
+import { benchWebhooks, type WebhookFigures, webhookLines } from './webhooks.ts';
 import {
   attachRatios,
   evaluateTargets,
@@ -343,6 +346,8 @@ async function main(): Promise<void> {
       }
     }
 
+    const webhooks = await runWebhookBench(options, fixture, dbUrl, prepared, app, databaseCpu);
+
     attachRatios(measurements);
     const verdicts = evaluateTargets(measurements);
     const finishedAt = new Date();
@@ -355,6 +360,7 @@ async function main(): Promise<void> {
       dataset: { version: fixture.version, builtAt: fixture.builtAt, buildSeconds: fixture.buildSeconds, counts: fixture.counts },
       measurements,
       verdicts,
+      webhooks,
     };
     mkdirSync(resultsDir, { recursive: true });
     const file = path.join(resultsDir, `${stamp}.json`);
@@ -372,6 +378,7 @@ async function main(): Promise<void> {
       '',
       verdictTable(verdicts),
       '',
+      ...(webhooks ? [...webhookLines(webhooks), ''] : []),
       `${verdicts.filter((v) => v.met).length} of ${verdicts.length} targets met; total ${summary.seconds}s; results in ${path.relative(process.cwd(), file)}`,
     ];
     process.stdout.write(`${out.join('\n')}\n`);
@@ -387,6 +394,30 @@ async function main(): Promise<void> {
     await Promise.all(servers.map((server) => server.stop()));
     await embedded?.stop();
   }
+}
+
+/** The webhooks' figures, when --only names them or is not given. */
+async function runWebhookBench(
+  options: Options,
+  fixture: BenchFixture,
+  dbUrl: string,
+  prepared: Prepared,
+  app: Server,
+  databaseCpu: () => number | undefined,
+): Promise<WebhookFigures | undefined> {
+  if (options.only.length > 0 && !options.only.includes('webhooks')) return undefined;
+  const createBooking = WORKS.find((work) => work.key === 'bookings.create')!;
+  return benchWebhooks({
+    dbUrl,
+    fixture,
+    bookingTarget: targetFor(createBooking, 'rest', prepared)!,
+    seconds: options.duration,
+    warmup: options.warmup,
+    measure: (target, seconds) => measure(app.url, target, options, seconds),
+    serverCpuMicros: () => app.cpuMicros(),
+    databaseCpuMicros: databaseCpu,
+    log,
+  });
 }
 
 /** Deep cursors and offsets, found once the servers run (a skipped route just leaves them unset). */

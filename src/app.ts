@@ -21,10 +21,17 @@ import { registerHealth } from './http/health.ts';
 import { registerJsonBodyParser, registerTextGuard } from './http/input-guard.ts';
 import { serializeRequestForLog } from './http/request-log.ts';
 import { registerRequestDeadline, requestDeadline } from './http/request-deadline.ts';
+import { registerLandingPage } from './http/landing-page.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { registerMcp } from './mcp/server.ts';
 import { managedBookingCalendar } from './modules/public-booking/managed-booking.service.ts';
+import { API_REFERENCE_CLIENT_ID, API_REFERENCE_REDIRECT_PATH, ensureApiReferenceClient } from './oauth/api-reference-client.ts';
 import { oauthRoutes } from './oauth/routes.ts';
+import { registerSignup } from './oauth/signup.ts';
+import { createUser } from './modules/users/users.service.ts';
+
+/** Sign-up attempts a client address may make per hour (a bot filling the form must not fill the database). */
+const SIGNUPS_PER_HOUR = 20;
 
 /** Failed authentications a client address may make per minute before it gets 429s. */
 const FAILED_AUTHENTICATIONS_PER_MINUTE = 30;
@@ -127,7 +134,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerTextGuard(fastify, [REST_BASE_PATH, TRPC_BASE_PATH]);
   registerRequestDeadline(fastify, timeouts.handlerMs);
   registerHealth(fastify, orm, counterStore.store);
-  await registerDocs(fastify, env.SITE_URL);
+  await ensureApiReferenceClient(orm.em.fork(), env.SITE_URL);
+  await registerDocs(fastify, {
+    siteUrl: env.SITE_URL,
+    oauthClient: { clientId: API_REFERENCE_CLIENT_ID, redirectPath: API_REFERENCE_REDIRECT_PATH },
+  });
   await registerTrpc(fastify, services, orm);
   await registerRest(fastify, services, orm);
   await registerMcp(fastify, { ...services, bearerResolvers: bearerResolversFor('/mcp') }, orm, { deadlineOf: requestDeadline });
@@ -137,11 +148,20 @@ export async function buildApp(options: AppOptions): Promise<App> {
     calendarFileOf: (token) => managedBookingCalendar(orm.em.fork(), token, env.SITE_URL),
   });
   await fastify.register(oauthRoutes, { services, orm });
+  registerLandingPage(fastify, env);
+  registerSignup(fastify, {
+    services,
+    orm,
+    createAccount: createUser,
+    limiter: createRateLimiter({ keyPrefix: 'signup', points: SIGNUPS_PER_HOUR, durationSec: 3600, store: counterStore.store, onStoreError }),
+  });
   const webhookPool = createWebhookWorkerPool(options.databaseUrl);
   const webhookWorker = startDeliveryWorker({
     query: async (sql, params) => (await webhookPool.query(sql, params)).rows,
     retry: webhookRetryPolicy(env),
     allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+    clock: services.clock,
+    leaseMs: env.WEBHOOK_LEASE_MS,
     onError: (error) => log.warn({ err: error }, 'webhook delivery worker: a poll failed; trying again'),
   });
 

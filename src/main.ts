@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { loadEnv } from './config/env.ts';
 import { migrate, openDatabase } from './db/orm.ts';
+import { addressesToOpen } from './http/landing-page.ts';
 
 /** After the drain (DRAIN_TIMEOUT_MS), how long closing the pools and the embedded database may take before the process exits anyway. */
 const CLOSE_TIMEOUT_MS = 5_000;
@@ -11,6 +12,10 @@ await migrate(database.orm);
 const app = await buildApp({ env, orm: database.orm, databaseUrl: database.url });
 await app.fastify.listen({ port: env.PORT, host: env.HOST });
 console.log(`Scheduling API listening on ${env.SITE_URL} (bound to ${env.HOST}:${env.PORT})`);
+for (const { label, url } of addressesToOpen(env.SITE_URL)) console.log(`  ${label.padEnd(32)} ${url}`);
+if (env.SIGNUP_PLAN === 'off') console.log('  Sign-up is off (SIGNUP_PLAN=off): create accounts with `npm run cli -- user create`.');
+else console.log(`  ${`Sign up (${env.SIGNUP_PLAN} plan)`.padEnd(32)} ${env.SITE_URL}/signup`);
+console.log('  Demo accounts, their logins and booking pages: npm run seed');
 
 const log = app.fastify.log;
 let stopping = false;

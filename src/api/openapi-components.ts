@@ -8,6 +8,13 @@ import { ErrorBodySchema } from '../lib/errors.ts';
 
 export type Json = Record<string, unknown>;
 
+/** The guides of the repository's docs/ that the site serves (as plain text) and the document links to. */
+export const GUIDES = ['quickstart', 'oauth-apps', 'mcp', 'webhooks'] as const;
+export type Guide = (typeof GUIDES)[number];
+export const guidePath = (name: Guide): string => `/docs/${name}.md`;
+/** Where the site serves the repository's LICENSE, which the document's `info.license` names. */
+export const LICENSE_PATH = '/api/docs/license';
+
 export const SECURITY_SCHEME_BEARER = 'bearerAuth';
 export const SECURITY_SCHEME_OAUTH = 'oauth2';
 export const ERROR_SCHEMA = 'Error';
@@ -62,6 +69,7 @@ export const IDEMPOTENCY_KEY_PARAMETER: Json = {
     'Retrying the request with the same key returns the stored response of the first attempt instead of performing the ' +
     'operation twice.',
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~]+$' },
+  example: '7c4a2f9e-1b3d-4e6a-8f0c-5d2b9e7a1c43',
 };
 
 /** The `Error` component: the error body's own zod schema (src/lib/errors.ts), as JSON Schema. */

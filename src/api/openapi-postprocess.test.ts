@@ -62,6 +62,7 @@ function build() {
     basePath: '/api/v2',
     scopes: SCOPE_DESCRIPTIONS,
     operations: collectOperations(exampleRouter),
+    guideUrl: (name) => `https://api.acme.dev/docs/${name}.md`,
   }) as unknown as Doc;
   return { doc, generatedUnchanged: JSON.stringify(generated) === before };
 }
@@ -250,6 +251,7 @@ describe('postProcessOpenApi', () => {
       basePath: '/api/v2',
       scopes: SCOPE_DESCRIPTIONS,
       operations: collectOperations(router({ status: exampleRouter.status })),
+      guideUrl: (name) => `https://api.acme.dev/docs/${name}.md`,
     }) as unknown as Doc;
     expect(Object.keys(doc.components.headers)).toEqual(['Retry-After']);
     expect(doc.components.parameters).toBeUndefined();

@@ -9,6 +9,7 @@ import {
   ERROR_RESPONSES,
   ERROR_SCHEMA,
   ERROR_SCHEMA_OBJECT,
+  type Guide,
   HEADER_COMPONENTS,
   IDEMPOTENCY_KEY_PARAMETER,
   type Json,
@@ -46,6 +47,8 @@ export interface PostProcessOptions {
   /** Every OAuth scope with the words shown for it. */
   scopes: Readonly<Record<string, string>>;
   operations: readonly OperationFacts[];
+  /** Where a guide of docs/ is served, for the links in `info.description` and `externalDocs`. */
+  guideUrl: (name: Guide) => string;
 }
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -62,12 +65,17 @@ export function postProcessOpenApi<T extends object>(generated: T, options: Post
       'leads and contacts. Every operation needs a bearer token (a personal access token `pat_…` or an OAuth 2.0 ' +
       'access token) of a Team-plan user carrying the scope the operation names. Each token may make 600 requests per ' +
       'minute; every response tells how many remain in the `X-RateLimit-*` headers.\n\n' +
+      `New here? The [quickstart](${options.guideUrl('quickstart')}) goes from an account to a first call, paging, ` +
+      `errors and rate limits. Guides: [OAuth apps](${options.guideUrl('oauth-apps')}), ` +
+      `[MCP](${options.guideUrl('mcp')}), [webhooks](${options.guideUrl('webhooks')}). "Authorize" below signs ` +
+      'you in with OAuth (authorization code + PKCE) for this reference; a personal access token works as a bearer token too.\n\n' +
       `AI assistants can call every operation as a tool (named after its operationId in snake_case) of the MCP ` +
       `server at \`${options.siteUrl}/mcp\`: the same tokens, scopes and rate limit, with OAuth access tokens issued ` +
       `for \`${options.siteUrl}/mcp\` (or the whole site) rather than for this API.`,
     contact: { name: 'Scheduling API support', url: `${options.siteUrl}/api/docs` },
   };
   doc.servers = [{ url: apiUrl, description: 'This deployment' }];
+  doc.externalDocs = { description: 'Quickstart: from an account to a first call', url: options.guideUrl('quickstart') };
 
   const components = (doc.components ?? {}) as Json;
   doc.components = components;
@@ -119,7 +127,7 @@ export function postProcessOpenApi<T extends object>(generated: T, options: Post
 function completeOperation(operation: Json, fact: OperationFacts, path: string, schemas: Json): void {
   const scoped = fact.scope !== undefined;
   const hasBody = operation.requestBody !== undefined;
-  const parameters = [...((operation.parameters ?? []) as Json[])];
+  const parameters = ((operation.parameters ?? []) as Json[]).map((parameter) => documentedParameter(parameter, schemas));
   const hasInput = hasBody || parameters.length > 0 || path.includes('{');
 
   if (scoped) {
@@ -177,6 +185,23 @@ function completeOperation(operation: Json, fact: OperationFacts, path: string, 
     responses[String(status)] = errorResponse(status, scoped);
   }
   operation.responses = responses;
+}
+
+/**
+ * A parameter with the description and example of its zod schema on the parameter itself, where readers and
+ * reference renderers look for them (the generator leaves them in the schema for optional parameters).
+ */
+function documentedParameter(parameter: Json, schemas: Json): Json {
+  if (parameter.$ref !== undefined) return parameter;
+  const schema = (parameter.schema ?? {}) as Json;
+  const target = resolve(schema, schemas) ?? {};
+  const description = parameter.description ?? schema.description ?? target.description;
+  const examples = (schema.examples ?? target.examples) as unknown[] | undefined;
+  return {
+    ...parameter,
+    ...(description !== undefined ? { description } : {}),
+    ...(parameter.example === undefined && examples?.length ? { example: examples[0] } : {}),
+  };
 }
 
 function errorResponse(status: number, scoped: boolean): Json {

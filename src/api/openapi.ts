@@ -1,13 +1,17 @@
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { z } from 'zod';
+import { EXAMPLE } from '../lib/examples.ts';
 import { WEBHOOK_EVENT_DATA, webhookEventBodySchema, type WebhookEventType } from '../modules/webhooks/webhooks.schemas.ts';
 import { SCOPE_DESCRIPTIONS } from '../identity/scopes.ts';
+import { guidePath, LICENSE_PATH } from './openapi-components.ts';
 import { collectOperations, postProcessOpenApi } from './openapi-postprocess.ts';
 import { appRouter } from './root.ts';
 
 import { REST_BASE_PATH } from './trpc.ts';
 
 export { REST_BASE_PATH };
+
+export { GUIDES, guidePath, LICENSE_PATH } from './openapi-components.ts';
 
 /**
  * The OpenAPI 3.1 document of /api/v2: generated from the router by trpc-to-openapi, then completed from each
@@ -24,13 +28,14 @@ export function buildOpenApiDocument(siteUrl: string): OpenAPIObject {
     description: 'Event types, availability, bookings, leads and contacts of the authenticated user.',
     version: '2.0.0',
     baseUrl: `${siteUrl}${REST_BASE_PATH}`,
-    license: { name: 'Proprietary', url: `${siteUrl}/terms` },
+    license: { name: 'Proprietary', url: `${siteUrl}${LICENSE_PATH}` },
   });
   const document = postProcessOpenApi(generated, {
     siteUrl,
     basePath: REST_BASE_PATH,
     scopes: SCOPE_DESCRIPTIONS,
     operations: collectOperations(appRouter),
+    guideUrl: (name) => `${siteUrl}${guidePath(name)}`,
   });
   document.webhooks = webhookEvents(document) as OpenAPIObject['webhooks'];
   cache.set(siteUrl, document);
@@ -40,9 +45,13 @@ export function buildOpenApiDocument(siteUrl: string): OpenAPIObject {
 type Json = Record<string, unknown>;
 
 const SIGNATURE_HEADERS = [
-  ['webhook-id', 'The event id: the same on every attempt, so a receiver can drop duplicates.'],
-  ['webhook-timestamp', 'Unix seconds when this attempt was signed.'],
-  ['webhook-signature', '`v1,<base64 HMAC-SHA256 of "id.timestamp.body">` per secret, space-separated (Standard Webhooks).'],
+  ['webhook-id', 'The event id: the same on every attempt, so a receiver can drop duplicates.', EXAMPLE.webhookEventId],
+  ['webhook-timestamp', 'Unix seconds when this attempt was signed.', '1795774500'],
+  [
+    'webhook-signature',
+    '`v1,<base64 HMAC-SHA256 of "id.timestamp.body">` per secret, space-separated (Standard Webhooks).',
+    'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+  ],
 ] as const;
 
 /**
@@ -65,7 +74,14 @@ function webhookEvents(document: OpenAPIObject): Json {
         // The service calls the receiver; the signature, not a token, authenticates it.
         security: [],
         description: 'Signed per the Standard Webhooks specification; answer with a 2xx within 10 seconds.',
-        parameters: SIGNATURE_HEADERS.map(([name, description]) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } })),
+        parameters: SIGNATURE_HEADERS.map(([name, description, example]) => ({
+          name,
+          in: 'header',
+          required: true,
+          description,
+          schema: { type: 'string' },
+          example,
+        })),
         requestBody: { required: true, content: { 'application/json': { schema: toComponentRefs(schema) } } },
         responses: { '200': { description: 'Received (any 2xx). Anything else is retried; 410 disables the endpoint.' } },
       },

@@ -32,11 +32,18 @@ const envSchema = z.object({
     .refine((value) => value.split(/\s+/).every(isFrameSource), "must be space-separated origins, `*`, `'self'` or `'none'`"),
   /** Lets webhooks use http:// and reach local and private addresses: for development and tests only. */
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
+  /** The plan a self-service sign-up (/signup) gives a new account; `off` turns sign-up off (404). */
+  SIGNUP_PLAN: z.enum(['team', 'pro', 'free', 'off']).default('team'),
   /** The delays between a webhook's attempts (e.g. `1s,2s,3s`), exact; unset: 5s,5m,30m,2h,5h,10h,10h with jitter. */
   WEBHOOK_RETRY_SCHEDULE: z
     .string()
     .optional()
     .refine((value) => value === undefined || parseDurations(value) !== undefined, 'must be comma-separated durations such as 5s,5m,2h'),
+  /**
+   * How long a claimed webhook delivery is kept from other instances (and how soon one whose instance died is
+   * tried again). Keep it above the 10 s an attempt may take; tests shorten it to restart quickly.
+   */
+  WEBHOOK_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
 });
 
 const DURATION_UNITS_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;

@@ -82,8 +82,6 @@ export function httpServerTimeouts(limits: HttpTimeouts) {
 export const WEBHOOK_DELIVERY = {
   /** A receiver must answer (status line and the first KB of the body) within this, or the attempt failed. */
   requestMs: 10_000,
-  /** A claimed delivery is not claimed again by another instance before this (longer than requestMs). */
-  leaseMs: 60_000,
   /** How often each instance looks for due deliveries. */
   pollMs: 500,
   /** Deliveries claimed, and sent concurrently, per poll. */

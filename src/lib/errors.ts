@@ -18,9 +18,9 @@ export type ErrorCode =
 
 /** One problem with a request, in the shape zod issues have; `details` of a 400 lists them. */
 export const ErrorDetailSchema = z.object({
-  code: z.string().meta({ description: 'The kind of issue, e.g. `invalid_type`.' }),
-  path: z.array(z.union([z.string(), z.int()])).meta({ description: 'Where in the input the issue is.' }),
-  message: z.string(),
+  code: z.string().meta({ description: 'The kind of issue, e.g. `invalid_type`.', examples: ['invalid_format'] }),
+  path: z.array(z.union([z.string(), z.int()])).meta({ description: 'Where in the input the issue is.', examples: [['invitee', 'email']] }),
+  message: z.string().meta({ description: 'The issue, for a human.', examples: ['Invalid email address'] }),
 });
 export type ErrorDetail = z.infer<typeof ErrorDetailSchema>;
 

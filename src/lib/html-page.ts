@@ -13,7 +13,7 @@ h1{font-size:1.375rem;line-height:1.3;margin:0 0 1rem}
 p{margin:.75rem 0}
 .muted{color:var(--muted);font-size:.9375rem}
 label{display:block;font-weight:600;margin:1rem 0 .25rem}
-input[type=email],input[type=password]{width:100%;padding:.625rem .75rem;font:inherit;color:inherit;background:transparent;border:1px solid var(--border);border-radius:.5rem}
+input[type=email],input[type=password],input[type=text],select{width:100%;padding:.625rem .75rem;font:inherit;color:inherit;background:transparent;border:1px solid var(--border);border-radius:.5rem}
 input:focus-visible,button:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
 button{font:inherit;font-weight:600;padding:.625rem 1.25rem;border-radius:.5rem;border:1px solid var(--border);background:transparent;color:inherit;cursor:pointer}
 button.primary{background:var(--accent);border-color:var(--accent);color:var(--accent-fg)}
@@ -25,7 +25,12 @@ ul.scopes li{margin:.25rem 0}
 .notice{padding:.75rem 1rem;border-radius:.5rem;background:var(--warn-bg);color:var(--warn-fg)}
 .error{padding:.75rem 1rem;border-radius:.5rem;background:var(--error-bg);color:var(--error-fg)}
 .inline{display:inline}
-strong,code{overflow-wrap:anywhere}`;
+strong,code{overflow-wrap:anywhere}
+a{color:inherit}
+nav.links{display:flex;flex-wrap:wrap;gap:.5rem 1rem;margin:1.25rem 0}
+nav.links a{font-weight:600}
+dl.addresses dt{font-weight:600;margin-top:.75rem}
+dl.addresses dd{margin:0}`;
 
 const STYLE_SOURCE = `'sha256-${encodeBase64(sha256(new TextEncoder().encode(PAGE_CSS)))}'`;
 
@@ -42,7 +47,13 @@ export function hiddenInput(name: string, value: string): string {
   return `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`;
 }
 
-export function renderPage(title: string, body: string): string {
+/** The CSP source that allows exactly this inline script. */
+export function inlineScriptSource(script: string): string {
+  return `'sha256-${encodeBase64(sha256(new TextEncoder().encode(script)))}'`;
+}
+
+/** A page; `script` is an optional inline script, which `sendHtml` must then be told about (`scripts`). */
+export function renderPage(title: string, body: string, script?: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -55,7 +66,7 @@ export function renderPage(title: string, body: string): string {
 <body>
 <main>
 ${body}
-</main>
+</main>${script ? `\n<script>${script}</script>` : ''}
 </body>
 </html>`;
 }
@@ -65,13 +76,20 @@ ${body}
  * §4.16), no referrer leaking codes or state (§4.2.4), no caching, nothing but our own inline stylesheet.
  * `formTargets` are the extra origins a form on the page may end up at (the consent form's redirect).
  */
-export function sendHtml(reply: FastifyReply, status: number, html: string, formTargets: string[] = []): FastifyReply {
+export function sendHtml(
+  reply: FastifyReply,
+  status: number,
+  html: string,
+  formTargets: string[] = [],
+  scripts: string[] = [],
+): FastifyReply {
   const formAction = ["'self'", ...formTargets].join(' ');
+  const scriptSrc = scripts.length > 0 ? `; script-src ${scripts.map(inlineScriptSource).join(' ')}` : '';
   return reply
     .code(status)
     .header(
       'Content-Security-Policy',
-      `default-src 'none'; style-src ${STYLE_SOURCE}; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+      `default-src 'none'; style-src ${STYLE_SOURCE}; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'${scriptSrc}`,
     )
     .header('X-Frame-Options', 'DENY')
     .header('Referrer-Policy', 'no-referrer')

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EXAMPLE } from './examples.ts';
 
 /** Query-string limit with the spec's default and maximum. */
 export function limitParam(defaultLimit: number, max: number) {
@@ -8,19 +9,22 @@ export function limitParam(defaultLimit: number, max: number) {
     .min(1)
     .max(max)
     .default(defaultLimit)
-    .describe(`Page size: default ${defaultLimit}, maximum ${max}.`);
+    .meta({ description: `Page size: default ${defaultLimit}, maximum ${max}.`, examples: [Math.min(20, max)] });
 }
 
 export const CursorParam = z
   .string()
   .min(1)
   .max(512)
-  .optional()
-  .describe('The `nextCursor` of the previous page.');
+  .meta({ description: 'The `nextCursor` of the previous page; omit for the first page.', examples: [EXAMPLE.cursor] })
+  .optional();
 
 export function cursorPage<T extends z.ZodType>(item: T) {
   return z.object({
-    data: z.array(item),
-    nextCursor: z.string().nullable().describe('Pass as `cursor` to get the next page; null on the last page.'),
+    data: z.array(item).meta({ description: 'This page’s items.' }),
+    nextCursor: z
+      .string()
+      .nullable()
+      .meta({ description: 'Pass as `cursor` to get the next page; null on the last page.', examples: [EXAMPLE.cursor] }),
   });
 }

@@ -35,7 +35,10 @@ export const TimeZoneSchema = z
   .max(64)
   .regex(IANA_ZONE_NAME, { message: 'must be an IANA time zone name, e.g. Europe/Berlin', abort: true })
   .refine(isValidTimeZone, { message: 'must be an IANA time zone name, e.g. Europe/Berlin' })
-  .describe('IANA time zone name (tz database), e.g. `Europe/Berlin`, `America/New_York` or `UTC`; unknown names are a 400.');
+  .meta({
+    description: 'IANA time zone name (tz database), e.g. `Europe/Berlin`, `America/New_York` or `UTC`; unknown names are a 400.',
+    examples: ['Europe/Berlin'],
+  });
 
 /** An RFC 3339 date-time with an explicit offset or Z, as every instant on the API is written. */
 export const DateTimeSchema = z.iso.datetime({ offset: true });

@@ -72,7 +72,7 @@ interface LoginFormState {
   error?: string;
 }
 
-function renderLoginForm(csrf: string, state: LoginFormState): string {
+function renderLoginForm(csrf: string, state: LoginFormState, signupOpen: boolean): string {
   const error = state.error ? `<p class="error" role="alert" id="login-error">${escapeHtml(state.error)}</p>` : '';
   const describedBy = state.error ? ' aria-describedby="login-error"' : '';
   return renderPage(
@@ -87,7 +87,7 @@ ${hiddenInput('next', state.next)}
 <label for="password">Password</label>
 <input type="password" id="password" name="password" autocomplete="current-password" required maxlength="${MAX_FIELD_LENGTH}"${describedBy}>
 <div class="actions"><button type="submit" class="primary">Sign in</button></div>
-</form>`,
+</form>${signupOpen ? '\n<p class="muted">New here? <a href="/signup">Create an account</a></p>' : ''}`,
   );
 }
 
@@ -116,7 +116,7 @@ export function registerLogin(app: FastifyInstance, deps: { services: SharedServ
   function sendLoginForm(reply: FastifyReply, status: number, state: LoginFormState): FastifyReply {
     const csrf = generateToken('lcsrf_');
     reply.setCookie(csrfCookieName, csrf, sessionCookieOptions(siteUrl, LOGIN_CSRF_TTL_SEC));
-    return sendHtml(reply, status, renderLoginForm(csrf, state));
+    return sendHtml(reply, status, renderLoginForm(csrf, state, services.env.SIGNUP_PLAN !== 'off'));
   }
 
   async function currentSession(request: FastifyRequest): Promise<ResolvedSession | null> {

@@ -41,6 +41,7 @@ describe('GET /api/v2/bookings', () => {
   let canceled: TestBooking;
   let future: TestBooking;
   let bobs: TestBooking;
+  let bobsTypeId: string;
 
   beforeAll(async () => {
     alice = await createUserWithToken(t.em());
@@ -74,6 +75,7 @@ describe('GET /api/v2/bookings', () => {
       createdAt: new Date('2026-05-04T08:00:00Z'),
     });
     bobs = await createBooking(t.em(), { eventType: bobsType, startAt: '2026-06-05T10:00:00Z' });
+    bobsTypeId = bobsType.id;
   });
 
   it('lists the caller’s bookings newest (latest start) first, field for field', async () => {
@@ -153,6 +155,16 @@ describe('GET /api/v2/bookings', () => {
     expect(active.body.data.map((b: BookingBody) => b.id)).toEqual([future.id, past.id]);
     const cancelled = await t.http.get('/api/v2/bookings').query({ status: 'canceled' }).set(...bearer(alice.token));
     expect(cancelled.body.data.map((b: BookingBody) => b.id)).toEqual([canceled.id]);
+  });
+
+  it('filters by event type; another user’s event type or an unknown one lists nothing', async () => {
+    const list = async (eventTypeId: string) =>
+      (await t.http.get('/api/v2/bookings').query({ eventTypeId }).set(...bearer(alice.token))).body.data.map((b: BookingBody) => b.id);
+    expect(await list(intro.id)).toEqual([future.id, canceled.id, past.id]);
+    expect(await list(bobsTypeId)).toEqual([]);
+    expect(await list('no-such-event-type')).toEqual([]);
+    const bobsOwn = await t.http.get('/api/v2/bookings').query({ eventTypeId: bobsTypeId }).set(...bearer(bob.token));
+    expect(bobsOwn.body.data.map((b: BookingBody) => b.id)).toEqual([bobs.id]);
   });
 
   it('filters by start: from and to are inclusive instants, any offset', async () => {
@@ -313,6 +325,17 @@ describe('GET /api/v2/bookings paging', () => {
     expect(new Set(ids).size).toBe(23);
     const starts = rows.map((row) => Date.parse(row.startAt));
     expect(starts).toEqual([...starts].sort((a, b) => b - a));
+  });
+
+  it('visits every booking exactly once earliest first with order=asc, and binds the cursor to the order', async () => {
+    const { ids, pages } = await collect(pager.token, { limit: '5', order: 'asc' });
+    expect(pages).toBe(5);
+    expect(ids).toEqual([...allIds].reverse());
+    const first = await t.http.get('/api/v2/bookings').query({ limit: '5', order: 'asc' }).set(...bearer(pager.token));
+    const mixed = await t.http.get('/api/v2/bookings').query({ limit: '5', cursor: first.body.nextCursor }).set(...bearer(pager.token));
+    expect(mixed.status).toBe(400);
+    const bad = await t.http.get('/api/v2/bookings').query({ order: 'sideways' }).set(...bearer(pager.token));
+    expect(bad.status).toBe(400);
   });
 
   it('pages through a filtered list with the same filters', async () => {

@@ -39,7 +39,7 @@ describe('who may frame which page', () => {
     expect(res.headers['content-security-policy']).toMatch(/frame-ancestors https:\/\/www\.example\.com https:\/\/\*\.example\.org$/);
   });
 
-  it.each(['/app', '/app/developer', '/login', '/oauth/authorize?client_id=x'])('%s is never framed', async (url) => {
+  it.each(['/app', '/app/developer', '/login', '/signup', '/oauth/authorize?client_id=x'])('%s is never framed', async (url) => {
     const res = await configured.http.get(url);
     expect(res.headers['x-frame-options']).toBe('DENY');
     expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");

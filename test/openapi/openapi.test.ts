@@ -298,25 +298,3 @@ process.stdout.write(JSON.stringify({ status: response.status, email, name, time
     }
   });
 });
-
-describe('the API reference page', () => {
-  it('is HTML that loads Swagger UI with the document', async () => {
-    const page = await t.http.get('/api/docs');
-    expect(page.status).toBe(200);
-    expect(page.headers['content-type']).toMatch(/^text\/html/);
-    expect(page.text).toContain('/api/docs/openapi.json');
-    const scripts = [...page.text.matchAll(/<script src="([^"]+)"/g)].map((m) => m[1]!);
-    const styles = [...page.text.matchAll(/<link rel="stylesheet" href="([^"]+)"/g)].map((m) => m[1]!);
-    expect(scripts.length).toBeGreaterThan(0);
-    expect(styles.length).toBeGreaterThan(0);
-    for (const asset of [...scripts, ...styles]) {
-      const res = await t.http.get(asset);
-      expect(res.status, asset).toBe(200);
-      expect(res.headers['content-type'], asset).toMatch(/javascript|css/);
-    }
-    const init = await t.http.get('/api/docs/init.js');
-    expect(init.text).toContain("url: '/api/docs/openapi.json'");
-    const bundle = await t.http.get('/api/docs/assets/swagger-ui-bundle.js');
-    expect(bundle.text).toContain('SwaggerUIBundle');
-  });
-});

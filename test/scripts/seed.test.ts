@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, startTestApp, type TestApp, type TestDatabase } from '../helpers/app.ts';
 import { bearer } from '../helpers/factories.ts';
+import { signIn } from '../oauth/support.ts';
 
 const run = promisify(execFile);
 
@@ -108,6 +109,45 @@ describe('npm run seed -- --json', () => {
       const res = await t.http.get('/api/v2/schedule').set(...bearer(user.pat));
       expect(res.body.weekly.friday).toEqual([{ start: '09:00', end: '17:00' }]);
       expect(res.body.weekly.sunday).toEqual([]);
+    }
+  });
+});
+
+describe('npm run seed without --json', () => {
+  let database: TestDatabase;
+  let t: TestApp;
+  let summary: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const { stdout } = await run('npm', ['run', '--silent', 'seed'], {
+      env: { ...process.env, DATABASE_URL: database.url, SITE_URL: 'http://demo.example.test' },
+    });
+    summary = stdout;
+    t = await startTestApp({ database });
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+    await database?.drop();
+  });
+
+  it('prints a summary a person can use: logins that sign in, tokens, and booking pages that exist', async () => {
+    expect(() => JSON.parse(summary)).toThrow();
+    expect(summary).toContain('http://demo.example.test/login?next=%2Fapp');
+    const logins = [...summary.matchAll(/^(\S+@example\.com) {2}\((\w+) plan, ([\w/]+)\)\n {2}password {8}(\S+)\n {2}API token {7}(pat_\S+)/gm)];
+    expect(logins.map((m) => m[2])).toEqual(['team', 'team', 'pro', 'free']);
+
+    const [, email, , , password, pat] = logins[0]!;
+    await signIn(t.http, { email: email!, password: password! }, '/app');
+    const me = await t.http.get('/api/v2/me').set(...bearer(pat!));
+    expect(me.body.email).toBe(email);
+
+    const pages = [...summary.matchAll(/booking page {4}http:\/\/demo\.example\.test(\/book\/\S+)/g)].map((m) => m[1]!);
+    expect(pages).toHaveLength(4); // two active event types for each Team user
+    for (const page of pages) {
+      const [, , userSlug, eventTypeSlug] = page.split('/');
+      const res = await t.http.get('/trpc/publicBooking.eventType').query({ input: JSON.stringify({ json: { userSlug, eventTypeSlug } }) });
+      expect(res.status, page).toBe(200);
     }
   });
 });

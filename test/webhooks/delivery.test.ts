@@ -200,27 +200,4 @@ describe('webhook delivery to real receivers', () => {
       await strict.close();
     }
   });
-
-  it('delivers each event once when two instances share the database', async () => {
-    const second = await startTestApp({ env: ENV, database: t.database });
-    try {
-      const inbox = await receiver();
-      const endpoint = await register(owner, inbox.url);
-      const pings = await Promise.all(
-        Array.from({ length: 30 }, () => t.http.post(`/api/v2/webhooks/${endpoint.id}/test`).set(...bearer(owner.token)).send({})),
-      );
-      await eventually(async () => {
-        const [row] = await t.em().execute<{ pending: number }[]>(
-          "select count(*)::int as pending from webhook_delivery where endpoint_id = ? and status <> 'succeeded'",
-          [endpoint.id],
-        );
-        return row!.pending === 0 ? true : undefined;
-      });
-      const ids = inbox.received.map((request) => request.headers['webhook-id']);
-      expect(ids).toHaveLength(30);
-      expect(new Set(ids)).toEqual(new Set(pings.map((ping) => ping.body.eventId)));
-    } finally {
-      await second.close();
-    }
-  });
 });

@@ -1,16 +1,16 @@
 import { useEffect } from 'react';
+import { Shell } from './dashboard/Shell.tsx';
+import { pageFor, usePathname } from './dashboard/router.ts';
 import { isEmbedded, postHeightToParent } from './embed.ts';
 import { BookingPage } from './pages/BookingPage.tsx';
 import { ManageBookingPage } from './pages/ManageBookingPage.tsx';
-import { DeveloperSettingsPage } from './pages/DeveloperSettingsPage.tsx';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
 
 const MANAGE_PATH = /^\/book\/manage\/([^/]+)\/?$/;
 const BOOKING_PATH = /^\/book\/([^/]+)\/([^/]+)\/?$/;
-const SETTINGS_PATH = /^\/app(?:\/(?:settings(?:\/developer)?\/?)?)?$/;
 
 /**
- * The pages, chosen by the address; the server sends this app for /app/…, /book/:user/:eventType and
+ * The page the address names; the server sends this app for /app/…, /book/:user/:eventType and
  * /book/manage/:token. A booking page framed by /embed.js (`?embed=1`) reports its height to the frame's parent.
  */
 export function App() {
@@ -23,7 +23,7 @@ export function App() {
 }
 
 function Page() {
-  const path = window.location.pathname;
+  const path = usePathname();
   const manage = MANAGE_PATH.exec(path);
   if (manage?.[1]) return <ManageBookingPage token={decodeURIComponent(manage[1])} />;
   const booking = BOOKING_PATH.exec(path);
@@ -37,6 +37,7 @@ function Page() {
       />
     );
   }
-  if (SETTINGS_PATH.test(path)) return <DeveloperSettingsPage />;
+  const page = pageFor(path);
+  if (page) return <Shell page={page} />;
   return <NotFoundPage />;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EXAMPLE } from '../../lib/examples.ts';
 import { dateTimeQueryParam } from '../../lib/query-params.ts';
 import { TimeZoneSchema } from '../../lib/time.ts';
 
@@ -7,8 +8,10 @@ export const MAX_WINDOW_DAYS = 31;
 
 export const SlotSchema = z
   .object({
-    start: z.iso.datetime({ offset: true }).describe('Start of the slot; pass it unchanged as `start` to POST /bookings.'),
-    end: z.iso.datetime({ offset: true }),
+    start: z.iso
+      .datetime({ offset: true })
+      .meta({ description: 'Start of the slot; pass it unchanged as `start` to POST /bookings.', examples: [EXAMPLE.start] }),
+    end: z.iso.datetime({ offset: true }).meta({ description: 'End of the slot.', examples: [EXAMPLE.end] }),
   })
   .meta({
     id: 'Slot',
@@ -19,18 +22,20 @@ export type Slot = z.infer<typeof SlotSchema>;
 
 export const AvailabilityInputSchema = z
   .object({
-    eventTypeId: z.string().min(1).max(64).describe('The event type to compute slots for.'),
-    from: dateTimeQueryParam('Start of the window: slots start at or after this instant.'),
-    to: dateTimeQueryParam(`End of the window, after \`from\` and at most ${MAX_WINDOW_DAYS} days later: slots end at or before it.`),
-    tz: TimeZoneSchema.describe(
-      'IANA time zone the returned date-times are written in (their offset); default UTC. It does not change which slots exist: those follow the hosts’ schedules in their own time zones.',
-    ).optional(),
+    eventTypeId: z.string().min(1).max(64).meta({ description: 'The event type to compute slots for.', examples: [EXAMPLE.eventTypeId] }),
+    from: dateTimeQueryParam('Start of the window: slots start at or after this instant.', EXAMPLE.from),
+    to: dateTimeQueryParam(`End of the window, after \`from\` and at most ${MAX_WINDOW_DAYS} days later: slots end at or before it.`, EXAMPLE.to),
+    tz: TimeZoneSchema.meta({
+      description:
+        'IANA time zone the returned date-times are written in (their offset); default UTC. It does not change which slots exist: those follow the hosts’ schedules in their own time zones.',
+      examples: [EXAMPLE.timezone],
+    }).optional(),
     duration: z.coerce
       .number()
       .int()
       .min(1)
       .max(1440)
-      .describe('Minutes; one of the event type’s `durationsMin` (default: the first one).')
+      .meta({ description: 'Minutes; one of the event type’s `durationsMin` (default: the first one).', examples: [30] })
       .optional(),
   })
   .superRefine((input, issues) => {
@@ -47,7 +52,7 @@ export const AvailabilityInputSchema = z
 export type AvailabilityInput = z.infer<typeof AvailabilityInputSchema>;
 
 export const AvailabilityOutputSchema = z.object({
-  data: z.array(SlotSchema).describe('Bookable slots ordered by start.'),
+  data: z.array(SlotSchema).meta({ description: 'Bookable slots ordered by start.' }),
 });
 
 export type AvailabilityOutput = z.infer<typeof AvailabilityOutputSchema>;

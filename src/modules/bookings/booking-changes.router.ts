@@ -1,26 +1,29 @@
 import { z } from 'zod';
 import { scopedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
+import { EXAMPLE } from '../../lib/examples.ts';
 import { setBookingNoShow } from './booking-no-show.service.ts';
 import { rescheduleBooking } from './booking-reschedule.service.ts';
 import { BookingSchema } from './bookings.schemas.ts';
 
-const BookingIdSchema = z.string().min(1).max(100).describe('The booking.');
+const BookingIdSchema = z.string().min(1).max(100).meta({ description: 'The booking.', examples: [EXAMPLE.bookingId] });
 
 export const RescheduleBookingInputSchema = z.strictObject({
   id: BookingIdSchema,
-  start: z.iso.datetime({ offset: true }).describe('The new start, as returned by /availability.'),
+  start: z.iso
+    .datetime({ offset: true })
+    .meta({ description: 'The new start, as returned by /availability.', examples: ['2026-12-02T14:00:00Z'] }),
   durationMin: z
     .int()
     .min(1)
     .max(1440)
-    .optional()
-    .describe('The new duration: one of the event type’s durations. Default: the booking’s current duration.'),
+    .meta({ description: 'The new duration: one of the event type’s durations. Default: the booking’s current duration.', examples: [30] })
+    .optional(),
 });
 
 export const BookingNoShowInputSchema = z.strictObject({
   id: BookingIdSchema,
-  noShow: z.boolean().default(true).describe('`false` takes a no-show mark back.'),
+  noShow: z.boolean().default(true).meta({ description: '`false` takes a no-show mark back.', examples: [true] }),
 });
 
 /** Changes to an existing booking: rescheduling and no-shows (cancellation is DELETE /bookings/{id}). */

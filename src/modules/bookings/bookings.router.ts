@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { scopedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
+import { EXAMPLE } from '../../lib/examples.ts';
 import { CursorParam, cursorPage, limitParam } from '../../lib/pagination.ts';
 import { dateTimeQueryParam } from '../../lib/query-params.ts';
 import { BookingSchema, BookingStatusSchema } from './bookings.schemas.ts';
@@ -8,9 +9,22 @@ import { cancelBooking, getBooking, listBookings } from './bookings.service.ts';
 
 export const ListBookingsInputSchema = z
   .object({
-    status: BookingStatusSchema.optional(),
-    from: dateTimeQueryParam('Only bookings starting at or after this instant (RFC 3339).').optional(),
-    to: dateTimeQueryParam('Only bookings starting at or before this instant (RFC 3339); not before `from` (400 otherwise).').optional(),
+    status: BookingStatusSchema.meta({ description: 'Only bookings with this status.', examples: ['active'] }).optional(),
+    eventTypeId: z
+      .string()
+      .min(1)
+      .max(100)
+      .meta({ description: 'Only bookings of this event type.', examples: [EXAMPLE.eventTypeId] })
+      .optional(),
+    order: z
+      .enum(['desc', 'asc'])
+      .default('desc')
+      .meta({
+        description: 'By start time: `desc` latest first (the default), `asc` earliest first (e.g. upcoming bookings, soonest first).',
+        examples: ['asc'],
+      }),
+    from: dateTimeQueryParam('Only bookings starting at or after this instant (RFC 3339).', EXAMPLE.from).optional(),
+    to: dateTimeQueryParam('Only bookings starting at or before this instant (RFC 3339); not before `from` (400 otherwise).', EXAMPLE.to).optional(),
     cursor: CursorParam,
     limit: limitParam(50, 100),
   })
@@ -21,8 +35,12 @@ export const ListBookingsInputSchema = z
   });
 
 export const CancelBookingInputSchema = z.object({
-  id: z.string().min(1).max(100).describe('The booking to cancel.'),
-  reason: z.string().max(500).describe('Why the booking is canceled; at most 500 characters.').optional(),
+  id: z.string().min(1).max(100).meta({ description: 'The booking to cancel.', examples: [EXAMPLE.bookingId] }),
+  reason: z
+    .string()
+    .max(500)
+    .meta({ description: 'Why the booking is canceled; at most 500 characters.', examples: ['Something came up, sorry!'] })
+    .optional(),
 });
 
 export const bookingsRouter = router({
@@ -35,7 +53,8 @@ export const bookingsRouter = router({
         tags: ['Bookings'],
         summary: "List the user's bookings",
         description:
-          'Newest first: by start time, latest first (bookings starting at the same instant in a fixed order). ' +
+          'Newest first: by start time, latest first (bookings starting at the same instant in a fixed order); ' +
+          '`order=asc` lists earliest first. ' +
           'Page through with `nextCursor`; a cursor is valid only with the same filters and the same user.',
       },
     })
@@ -44,6 +63,8 @@ export const bookingsRouter = router({
     .query(({ ctx, input }) =>
       listBookings(ctx.em, ctx.principal.userId, {
         status: input.status,
+        eventTypeId: input.eventTypeId,
+        order: input.order,
         from: input.from === undefined ? undefined : new Date(input.from),
         to: input.to === undefined ? undefined : new Date(input.to),
         cursor: input.cursor,
@@ -62,7 +83,7 @@ export const bookingsRouter = router({
         description: 'One booking of the user’s event types, active or canceled; another user’s or an unknown one is 404.',
       },
     })
-    .input(z.object({ id: z.string().min(1).max(100).describe('The booking.') }))
+    .input(z.object({ id: z.string().min(1).max(100).meta({ description: 'The booking.', examples: [EXAMPLE.bookingId] }) }))
     .output(BookingSchema)
     .query(({ ctx, input }) => getBooking(ctx.em, ctx.principal.userId, input.id)),
 

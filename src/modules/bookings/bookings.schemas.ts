@@ -1,39 +1,76 @@
 import { z } from 'zod';
+import { EXAMPLE } from '../../lib/examples.ts';
 import { TimeZoneSchema } from '../../lib/time.ts';
 import { EventTypeRefSchema } from '../event-types/event-types.schemas.ts';
 import { BOOKING_STATUSES } from './booking.rows.ts';
 
-const AnswersSchema = z
-  .array(z.object({ questionId: z.string().min(1).max(100), value: z.string().max(5000) }))
+export const BookingStatusSchema = z
+  .enum(BOOKING_STATUSES)
+  .meta({ id: 'BookingStatus', description: 'Whether the booking still holds its time.', examples: ['active'] });
+
+const BookingAnswersSchema = z
+  .array(
+    z.object({
+      questionId: z.string().min(1).max(100).meta({ description: 'The question answered.', examples: ['company'] }),
+      value: z.string().max(5000).meta({ description: 'The answer.', examples: ['Carvalho & Filhos'] }),
+    }),
+  )
   .max(50)
   .meta({ id: 'BookingAnswers' });
 
-export const BookingStatusSchema = z.enum(BOOKING_STATUSES).meta({ id: 'BookingStatus' });
-
 export const BookingSchema = z
   .object({
-    id: z.string(),
+    id: z.string().meta({ description: 'The booking’s id.', examples: [EXAMPLE.bookingId] }),
     eventType: EventTypeRefSchema,
-    startAt: z.iso.datetime(),
-    endAt: z.iso.datetime(),
-    durationMin: z.int(),
+    startAt: z.iso.datetime().meta({ description: 'When the meeting starts (UTC).', examples: [EXAMPLE.start] }),
+    endAt: z.iso.datetime().meta({ description: 'When the meeting ends (UTC).', examples: [EXAMPLE.end] }),
+    durationMin: z.int().meta({ description: 'Length of the meeting in minutes.', examples: [30] }),
     status: BookingStatusSchema,
     location: z
-      .object({ kind: z.string(), value: z.string().nullable() })
+      .object({
+        kind: z.string().meta({ description: 'The kind of place, e.g. `video`, `phone` or `in_person`.', examples: ['video'] }),
+        value: z
+          .string()
+          .nullable()
+          .meta({ description: 'The address, number or link, when the kind needs one.', examples: ['https://meet.example.com/ines-olivia'] }),
+      })
       .nullable()
       .describe('Where the meeting happens, as the invitee chose it.'),
-    invitee: z.object({ name: z.string(), email: z.email(), timezone: z.string() }).nullable(),
+    invitee: z
+      .object({
+        name: z.string().meta({ description: 'The invitee’s name.', examples: [EXAMPLE.name] }),
+        email: z.email().meta({ description: 'The invitee’s e-mail address.', examples: [EXAMPLE.email] }),
+        timezone: z.string().meta({ description: 'The invitee’s IANA time zone.', examples: [EXAMPLE.timezone] }),
+      })
+      .nullable()
+      .meta({ description: 'Who booked; null for bookings without an invitee record.' }),
     notes: z
       .string()
       .nullable()
       .optional()
-      .describe('What the invitee wrote when booking ("Anything to share"); null when nothing. Absent only in responses stored before this field existed (idempotent replays).'),
-    answers: AnswersSchema.optional().describe('The answers given when booking, as sent; empty when none.'),
-    guests: z.array(z.string()).optional().describe('Further e-mail addresses the invitee added, as sent; empty when none.'),
-    canceledAt: z.iso.datetime().nullable(),
-    cancelReason: z.string().nullable(),
-    canceledBy: z.string().nullable().describe('Who canceled: `host` (through the API) or `invitee`.'),
-    createdAt: z.iso.datetime(),
+      .meta({
+        description:
+          'What the invitee wrote when booking ("Anything to share"); null when nothing. Absent only in responses stored before this field existed (idempotent replays).',
+        examples: ['I would like to talk about the Q1 plan.'],
+      }),
+    answers: BookingAnswersSchema.optional().meta({ description: 'The answers given when booking, as sent; empty when none.' }),
+    guests: z
+      .array(z.string())
+      .optional()
+      .meta({ description: 'Further e-mail addresses the invitee added, as sent; empty when none.', examples: [['rui@example.com']] }),
+    canceledAt: z.iso
+      .datetime()
+      .nullable()
+      .meta({ description: 'When the booking was canceled; null while active.', examples: [EXAMPLE.canceledAt] }),
+    cancelReason: z
+      .string()
+      .nullable()
+      .meta({ description: 'The reason given on cancellation, if any.', examples: ['Something came up, sorry!'] }),
+    canceledBy: z
+      .string()
+      .nullable()
+      .meta({ description: 'Who canceled: `host` (through the API) or `invitee`.', examples: ['host'] }),
+    createdAt: z.iso.datetime().meta({ description: 'When the booking was made.', examples: [EXAMPLE.createdAt] }),
   })
   .meta({ id: 'Booking' });
 
@@ -42,23 +79,48 @@ export type Booking = z.infer<typeof BookingSchema>;
 /** The body of POST /bookings and of the public booking procedure: one schema for both, as the spec says. */
 export const CreateBookingInputSchema = z
   .object({
-    eventTypeId: z.string().min(1).max(64),
-    start: z.iso.datetime({ offset: true }).describe('Start of the slot, as returned by /availability.'),
-    durationMin: z.int().min(1).max(1440),
-    invitee: z.object({
-      name: z.string().trim().min(1).max(200),
-      email: z.email().max(254),
-      timezone: TimeZoneSchema,
-      textReminderNumber: z
-        .string()
-        .regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 phone number, e.g. +14155550123')
-        .optional(),
-      smsOptIn: z.boolean().optional(),
-    }),
-    answers: AnswersSchema.optional(),
-    guests: z.array(z.email().max(254)).max(10).optional(),
-    notes: z.string().max(5000).optional(),
-    locationInput: z.string().max(500).optional(),
+    eventTypeId: z
+      .string()
+      .min(1)
+      .max(64)
+      .meta({ description: 'The event type to book.', examples: [EXAMPLE.eventTypeId] }),
+    start: z.iso
+      .datetime({ offset: true })
+      .meta({ description: 'Start of the slot, as returned by /availability.', examples: [EXAMPLE.start] }),
+    durationMin: z
+      .int()
+      .min(1)
+      .max(1440)
+      .meta({ description: 'Minutes: one of the event type’s `durationsMin`.', examples: [30] }),
+    invitee: z
+      .object({
+        name: z.string().trim().min(1).max(200).meta({ description: 'The invitee’s name.', examples: [EXAMPLE.name] }),
+        email: z.email().max(254).meta({ description: 'The invitee’s e-mail address.', examples: [EXAMPLE.email] }),
+        timezone: TimeZoneSchema.meta({ examples: [EXAMPLE.timezone] }),
+        textReminderNumber: z
+          .string()
+          .regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 phone number, e.g. +14155550123')
+          .optional()
+          .meta({ description: 'E.164 phone number for text reminders.', examples: ['+4915123456789'] }),
+        smsOptIn: z.boolean().optional().meta({ description: 'Whether the invitee agreed to text reminders.', examples: [true] }),
+      })
+      .meta({ description: 'The person booking.' }),
+    answers: BookingAnswersSchema.optional().meta({ description: 'Answers to the booking form’s questions (at most 50).' }),
+    guests: z
+      .array(z.email().max(254))
+      .max(10)
+      .optional()
+      .meta({ description: 'E-mail addresses of further attendees (at most 10).', examples: [['rui@example.com']] }),
+    notes: z
+      .string()
+      .max(5000)
+      .optional()
+      .meta({ description: 'Anything the invitee wants to share before the meeting.', examples: ['I would like to talk about the Q1 plan.'] }),
+    locationInput: z
+      .string()
+      .max(500)
+      .optional()
+      .meta({ description: 'The invitee’s input for the location, e.g. a phone number to call.', examples: ['+4915123456789'] }),
   })
   .meta({ id: 'CreateBookingInput' });
 

@@ -17,6 +17,9 @@ import type { Booking } from './bookings.schemas.ts';
 
 export interface ListBookingsQuery {
   status?: BookingStatus;
+  eventTypeId?: string;
+  /** By start time: latest first (the default) or earliest first. */
+  order?: 'desc' | 'asc';
   /** Instants, already validated (from ≤ to). */
   from?: Date;
   to?: Date;
@@ -28,7 +31,8 @@ type BookingPageRow = BookingRow & { sort_key: string };
 
 /**
  * The user's bookings, newest first: by start time descending, then id descending so that bookings
- * starting together still have one fixed order. Keyset paging over booking_owner_start_idx.
+ * starting together still have one fixed order (or both ascending with `order: 'asc'`). Keyset paging over
+ * booking_owner_start_idx, which serves either direction.
  */
 export async function listBookings(em: EntityManager, ownerId: string, query: ListBookingsQuery): Promise<Page<Booking>> {
   const keyset = await openKeyset(
@@ -36,17 +40,27 @@ export async function listBookings(em: EntityManager, ownerId: string, query: Li
     {
       resource: 'bookings',
       userId: ownerId,
-      filter: { status: query.status, from: query.from?.toISOString(), to: query.to?.toISOString() },
+      filter: {
+        status: query.status,
+        eventTypeId: query.eventTypeId,
+        // Only when not the default, so that a cursor issued before `order` existed stays valid.
+        order: query.order === 'asc' ? 'asc' : undefined,
+        from: query.from?.toISOString(), to: query.to?.toISOString() },
     },
     query.cursor,
   );
   const after = keyset.after;
+  const ascending = query.order === 'asc';
 
   const conditions = ['b.owner_id = ?'];
   const params: unknown[] = [ownerId];
   if (query.status) {
     conditions.push('b.status = ?');
     params.push(query.status);
+  }
+  if (query.eventTypeId) {
+    conditions.push('b.event_type_id = ?');
+    params.push(query.eventTypeId);
   }
   if (query.from) {
     conditions.push('b.start_at >= ?');
@@ -58,7 +72,7 @@ export async function listBookings(em: EntityManager, ownerId: string, query: Li
   }
   if (after) {
     // A row-value comparison: an index range scan, so a deep page costs what the first one does.
-    conditions.push('(b.start_at, b.id) < (?::timestamptz, ?)');
+    conditions.push(`(b.start_at, b.id) ${ascending ? '>' : '<'} (?::timestamptz, ?)`);
     params.push(after.key, after.id);
   }
   params.push(query.limit + 1);
@@ -66,7 +80,7 @@ export async function listBookings(em: EntityManager, ownerId: string, query: Li
     `select ${BOOKING_COLUMNS}, ${sortKeySql('b.start_at')} as sort_key
        from ${BOOKING_FROM}
       where ${conditions.join(' and ')}
-      order by b.start_at desc, b.id desc
+      order by b.start_at ${ascending ? 'asc' : 'desc'}, b.id ${ascending ? 'asc' : 'desc'}
       limit ?`,
     params,
   );

@@ -7,11 +7,14 @@ import { ContactSchema } from './contacts.schemas.ts';
 import { listContacts } from './contacts.service.ts';
 
 export const ListContactsInputSchema = z.object({
-  kind: z.enum(['client', 'lead']).describe('`client`: people who have booked; `lead`: details only.').optional(),
+  kind: z
+    .enum(['client', 'lead'])
+    .meta({ description: '`client`: people who have booked; `lead`: details only.', examples: ['client'] })
+    .optional(),
   q: z
     .string()
     .max(200)
-    .describe('Case-insensitive substring of the name or e-mail address (`%` and `_` match themselves).')
+    .meta({ description: 'Case-insensitive substring of the name or e-mail address (`%` and `_` match themselves).', examples: ['ines'] })
     .optional(),
   offset: OffsetParam,
   limit: limitParam(50, 200),
@@ -34,9 +37,9 @@ export const contactsRouter = router({
     .input(ListContactsInputSchema)
     .output(
       z.object({
-        data: z.array(ContactSchema),
-        total: z.int().describe('How many contacts match the filters, over all pages.'),
-        nextOffset: z.int().nullable().describe('The `offset` of the next page; null on the last page.'),
+        data: z.array(ContactSchema).meta({ description: 'This page’s contacts.' }),
+        total: z.int().meta({ description: 'How many contacts match the filters, over all pages.', examples: [42] }),
+        nextOffset: z.int().nullable().meta({ description: 'The `offset` of the next page; null on the last page.', examples: [20] }),
       }),
     )
     .query(({ ctx, input }) => listContacts(ctx.em, ctx.principal.userId, input)),

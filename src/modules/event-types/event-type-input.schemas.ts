@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EXAMPLE } from '../../lib/examples.ts';
 import { EventTypeKindSchema } from './event-types.schemas.ts';
 
 /** Limits of the writable event type settings (also in the OpenAPI document through the schemas). */
@@ -19,53 +20,59 @@ export const EVENT_TYPE_LIMITS = {
 /** Seats of a group event type when none are given. */
 export const DEFAULT_GROUP_SEATS = 10;
 
-const NameSchema = z.string().trim().min(1).max(EVENT_TYPE_LIMITS.nameMax).describe('Shown on the booking page.');
+const NameSchema = z.string().trim().min(1).max(EVENT_TYPE_LIMITS.nameMax).meta({ description: 'Shown on the booking page.', examples: ['Intro call'] });
 
 export const EventTypeSlugSchema = z
   .string()
   .min(1)
   .max(EVENT_TYPE_LIMITS.slugMax)
   .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be lower-case letters and digits in words joined by single hyphens')
-  .describe('The last segment of the booking page URL; unique among the user’s event types (409 when taken).');
+  .meta({ description: 'The last segment of the booking page URL; unique among the user’s event types (409 when taken).', examples: ['intro-call'] });
 
 const DurationsSchema = z
   .array(z.int().min(EVENT_TYPE_LIMITS.durationMin).max(EVENT_TYPE_LIMITS.durationMax))
   .min(1)
   .max(EVENT_TYPE_LIMITS.durationsMax)
   .refine((durations) => new Set(durations).size === durations.length, 'durations must be distinct')
-  .describe('Allowed durations in minutes (5 to 720, distinct); the first is the default.');
+  .meta({ description: 'Allowed durations in minutes (5 to 720, distinct); the first is the default.', examples: [[30, 60]] });
 
-const BufferSchema = z.int().min(0).max(EVENT_TYPE_LIMITS.bufferMax);
+const BufferSchema = z.int().min(0).max(EVENT_TYPE_LIMITS.bufferMax).meta({ examples: [10] });
 
 const ColorSchema = z
   .string()
   .regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour written #rrggbb')
-  .describe('`#rrggbb`; stored in lower case.');
+  .meta({ description: 'The colour of the event type in calendars, `#rrggbb`; stored in lower case.', examples: ['#2563eb'] });
 
 const MinimumNoticeSchema = z
   .int()
   .min(0)
   .max(EVENT_TYPE_LIMITS.minimumNoticeMax)
-  .describe('Write-only setting: slots start at least this many minutes after the moment of booking (at most a year).');
+  .meta({
+    description: 'Write-only setting: slots start at least this many minutes after the moment of booking (at most a year).',
+    examples: [120],
+  });
 
 const SlotIntervalSchema = z
   .int()
   .min(EVENT_TYPE_LIMITS.slotIntervalMin)
   .max(EVENT_TYPE_LIMITS.slotIntervalMax)
   .nullable()
-  .describe('Write-only setting: minutes between slot starts; null starts a slot every booking duration.');
+  .meta({ description: 'Write-only setting: minutes between slot starts; null starts a slot every booking duration.', examples: [15] });
 
 const SeatsSchema = z
   .int()
   .min(EVENT_TYPE_LIMITS.seatsMin)
   .max(EVENT_TYPE_LIMITS.seatsMax)
-  .describe(`Write-only setting, group event types only (400 for another kind): invitees per slot. Default ${DEFAULT_GROUP_SEATS}.`);
+  .meta({
+    description: `Write-only setting, group event types only (400 for another kind): invitees per slot. Default ${DEFAULT_GROUP_SEATS}.`,
+    examples: [DEFAULT_GROUP_SEATS],
+  });
 
 const SecretSchema = z
   .boolean()
-  .describe('A secret event type is bookable only through its private link: `url` then carries the link’s key.');
+  .meta({ description: 'A secret event type is bookable only through its private link: `url` then carries the link’s key.', examples: [false] });
 
-const ActiveSchema = z.boolean().describe('An inactive event type offers no slots and refuses bookings.');
+const ActiveSchema = z.boolean().meta({ description: 'An inactive event type offers no slots and refuses bookings.', examples: [true] });
 
 function unknownFieldsMessage(keys: readonly string[]): string {
   const messages = [];
@@ -103,7 +110,7 @@ export const CreateEventTypeInputSchema = z
 
 export type CreateEventTypeInput = z.infer<typeof CreateEventTypeInputSchema>;
 
-const EventTypeIdSchema = z.string().min(1).max(100).describe('The event type.');
+const EventTypeIdSchema = z.string().min(1).max(100).meta({ description: 'The event type.', examples: [EXAMPLE.eventTypeId] });
 
 /** PATCH /event-types/{id}: any of the creation fields but `kind`; absent fields keep their value. */
 export const UpdateEventTypeInputSchema = z

@@ -22,7 +22,7 @@ export const eventTypesRouter = router({
       },
     })
     .input(z.void())
-    .output(z.object({ data: z.array(EventTypeSchema) }))
+    .output(z.object({ data: z.array(EventTypeSchema).meta({ description: 'The event types, oldest first.' }) }))
     .query(async ({ ctx }) => ({ data: await listEventTypes(ctx.em, ctx.principal.userId, ctx.env.SITE_URL) })),
 
   get: scopedProcedure('read:event-types')

@@ -1,30 +1,41 @@
 import { z } from 'zod';
+import { EXAMPLE } from '../../lib/examples.ts';
 import { EVENT_TYPE_KINDS, type EventTypeRecord } from './event-type.rows.ts';
 
-export const EventTypeKindSchema = z.enum(EVENT_TYPE_KINDS).meta({ id: 'EventTypeKind' });
+export const EventTypeKindSchema = z.enum(EVENT_TYPE_KINDS).meta({
+  id: 'EventTypeKind',
+  description: 'Who hosts: the owner alone (`one_on_one`, `group`), one of several hosts in turn (`round_robin`) or all of them (`collective`).',
+  examples: ['one_on_one'],
+});
 
 export const EventTypeSchema = z
   .object({
-    id: z.string(),
-    name: z.string(),
-    slug: z.string(),
+    id: z.string().meta({ description: 'The event type’s id.', examples: [EXAMPLE.eventTypeId] }),
+    name: z.string().meta({ description: 'Shown on the booking page.', examples: ['Intro call'] }),
+    slug: z.string().meta({ description: 'The last segment of the booking page URL.', examples: ['intro-call'] }),
     url: z
       .url()
       .describe(
         'The public booking page. For a secret event type, the private link (with its `?key=`) only in the response ' +
           'that created the key (creation, turning `secret` on, POST /event-types/{id}/private-link): the key is ' +
           'stored hashed and cannot be shown again; every other response gives the page without the key.',
-      ),
+      )
+      .meta({ examples: ['https://scheduling.example/book/olivia/intro-call'] }),
     kind: EventTypeKindSchema,
-    durationsMin: z.array(z.int()).describe('Allowed durations in minutes; the first is the default.'),
-    bufferBeforeMin: z.int(),
-    bufferAfterMin: z.int(),
-    color: z.string(),
-    active: z.boolean(),
-    secret: z.boolean(),
-    organizationId: z.string().nullable(),
-    createdAt: z.iso.datetime(),
-    updatedAt: z.iso.datetime(),
+    durationsMin: z
+      .array(z.int())
+      .meta({ description: 'Allowed durations in minutes; the first is the default.', examples: [[30, 60]] }),
+    bufferBeforeMin: z.int().meta({ description: 'Minutes kept free before each booking.', examples: [0] }),
+    bufferAfterMin: z.int().meta({ description: 'Minutes kept free after each booking.', examples: [10] }),
+    color: z.string().meta({ description: 'The colour of the event type in calendars, `#rrggbb`.', examples: ['#2563eb'] }),
+    active: z.boolean().meta({ description: 'An inactive event type offers no slots and refuses bookings.', examples: [true] }),
+    secret: z.boolean().meta({ description: 'A secret event type is bookable only through its private link.', examples: [false] }),
+    organizationId: z
+      .string()
+      .nullable()
+      .meta({ description: 'The organisation the event type belongs to; null for a personal one.', examples: [null] }),
+    createdAt: z.iso.datetime().meta({ description: 'When the event type was created.', examples: ['2026-11-02T08:30:00Z'] }),
+    updatedAt: z.iso.datetime().meta({ description: 'When a setting last changed.', examples: ['2026-11-20T17:05:00Z'] }),
   })
   .meta({ id: 'EventType' });
 
@@ -32,8 +43,12 @@ export type EventType = z.infer<typeof EventTypeSchema>;
 
 /** The `{id, name, slug}` reference bookings and leads carry. */
 export const EventTypeRefSchema = z
-  .object({ id: z.string(), name: z.string(), slug: z.string() })
-  .meta({ id: 'EventTypeRef' });
+  .object({
+    id: z.string().meta({ description: 'The event type’s id.', examples: [EXAMPLE.eventTypeId] }),
+    name: z.string().meta({ description: 'The event type’s name.', examples: ['Intro call'] }),
+    slug: z.string().meta({ description: 'The event type’s slug.', examples: ['intro-call'] }),
+  })
+  .meta({ id: 'EventTypeRef', description: 'The event type, by id, name and slug.' });
 
 /**
  * The public booking page of an event type. A secret one is reachable only with its private link's key,

@@ -1,23 +1,24 @@
 import { z } from 'zod';
 import { scopedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
+import { EXAMPLE } from '../../lib/examples.ts';
 import { CursorParam, cursorPage, limitParam } from '../../lib/pagination.ts';
 import { booleanQueryParam } from '../../lib/query-params.ts';
 import { LeadSchema, LeadStatusSchema } from './leads.schemas.ts';
 import { getLead, listLeads, updateLeadStatus } from './leads.service.ts';
 
 export const ListLeadsInputSchema = z.object({
-  status: LeadStatusSchema.optional(),
-  booked: booleanQueryParam('`true`: only leads that converted into a booking; `false`: only those that did not.').optional(),
+  status: LeadStatusSchema.meta({ description: 'Only leads in this pipeline status.', examples: ['new'] }).optional(),
+  booked: booleanQueryParam('`true`: only leads that converted into a booking; `false`: only those that did not.', false).optional(),
   cursor: CursorParam,
   limit: limitParam(50, 100),
 });
 
-const LeadIdSchema = z.string().min(1).max(100).describe('The lead.');
+const LeadIdSchema = z.string().min(1).max(100).meta({ description: 'The lead.', examples: [EXAMPLE.leadId] });
 
 export const UpdateLeadInputSchema = z.strictObject({
   id: LeadIdSchema,
-  status: LeadStatusSchema.describe('The new pipeline status: any status may follow any other.'),
+  status: LeadStatusSchema.meta({ description: 'The new pipeline status: any status may follow any other.', examples: ['contacted'] }),
 });
 
 export const leadsRouter = router({

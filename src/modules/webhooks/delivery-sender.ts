@@ -6,6 +6,8 @@ import { WEBHOOK_DELIVERY } from '../../config/timeouts.ts';
 import { resolveSafely } from './address-safety.ts';
 
 const MAX_STORED_RESPONSE_BYTES = 1024;
+/** The largest body the service POSTs: a larger event's deliveries fail without being sent. */
+export const MAX_REQUEST_BODY_BYTES = 256 * 1024;
 
 export interface Attempt {
   eventId: string;

@@ -1,5 +1,7 @@
 import { WEBHOOK_DELIVERY } from '../../config/timeouts.ts';
-import { type AttemptOutcome, sendAttempt } from './delivery-sender.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { MAX_REQUEST_BODY_BYTES, sendAttempt } from './delivery-sender.ts';
+import { finish, recordFailure, recordSuccess, scheduleRetry } from './delivery-outcome.ts';
 
 /** The default delays between attempts: 1 + 7 attempts over about a day and a half. */
 export const DEFAULT_RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
@@ -17,6 +19,10 @@ export interface DeliveryWorkerOptions {
   query: Query;
   retry: RetryPolicy;
   allowPrivateNetworks: boolean;
+  /** The app's clock: due times, the lease, `deliveredAt` and the 5-day rule all read it, as `createdAt` does. */
+  clock: Clock;
+  /** How long a claim keeps other instances off a delivery (WEBHOOK_LEASE_MS; longer than an attempt can take). */
+  leaseMs: number;
   onError: (error: unknown) => void;
 }
 
@@ -31,6 +37,8 @@ interface ClaimedDelivery {
   active: boolean;
   secret: string;
   previous_secret: string | null;
+  /** Whether the endpoint has a failing streak that a success must end. */
+  failing: boolean;
 }
 
 /**
@@ -71,37 +79,45 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): { stop(): P
 }
 
 async function deliverDueBatch(options: DeliveryWorkerOptions, stop: AbortSignal): Promise<number> {
+  const now = options.clock.now();
   const claimed = await options.query<ClaimedDelivery>(
     `with due as (
        select id from webhook_delivery
-        where status = 'pending' and next_attempt_at <= now()
+        where status = 'pending' and next_attempt_at <= $1
         order by next_attempt_at
-        limit $1 for update skip locked
+        limit $2 for update skip locked
      ), claimed as (
        update webhook_delivery d
-          set attempts = d.attempts + 1, next_attempt_at = now() + $2 * interval '1 millisecond'
-         from due where d.id = due.id and d.status = 'pending' and d.next_attempt_at <= now()
+          set attempts = d.attempts + 1, next_attempt_at = $3
+         from due where d.id = due.id and d.status = 'pending' and d.next_attempt_at <= $1
        returning d.id, d.attempts, d.endpoint_id, d.event_id
      )
      select c.id, c.attempts, c.endpoint_id, c.event_id, e.type as event_type, e.body,
-            w.url, w.active, w.secret,
-            case when w.previous_secret_expires_at > now() then w.previous_secret end as previous_secret
+            w.url, w.active, w.secret, w.failing_since is not null as failing,
+            case when w.previous_secret_expires_at > $1 then w.previous_secret end as previous_secret
        from claimed c join webhook_event e on e.id = c.event_id join webhook_endpoint w on w.id = c.endpoint_id`,
-    [WEBHOOK_DELIVERY.batch, WEBHOOK_DELIVERY.leaseMs],
+    [now, WEBHOOK_DELIVERY.batch, new Date(now.getTime() + options.leaseMs)],
   );
   await Promise.all(claimed.map((delivery) => attemptDelivery(options, delivery, stop)));
   return claimed.length;
 }
 
-async function attemptDelivery(options: DeliveryWorkerOptions, delivery: ClaimedDelivery, stop: AbortSignal): Promise<void> {
+/** Why a delivery is ended without contacting the receiver, or undefined when it may be sent. */
+function refusal(delivery: ClaimedDelivery): string | undefined {
   // A disabled endpoint receives nothing but the test pings its owner asks for.
-  if (!delivery.active && delivery.event_type !== 'ping') {
-    await finish(options.query, delivery.id, 'failed', {
-      ok: false,
-      statusCode: null,
-      error: 'the endpoint is disabled',
-      responseBody: null,
-    });
+  if (!delivery.active && delivery.event_type !== 'ping') return 'the endpoint is disabled';
+  const size = Buffer.byteLength(delivery.body);
+  if (size > MAX_REQUEST_BODY_BYTES) {
+    return `the event's body is ${size} bytes, over the limit of ${MAX_REQUEST_BODY_BYTES} (256 KB); it is never sent`;
+  }
+  return undefined;
+}
+
+async function attemptDelivery(options: DeliveryWorkerOptions, delivery: ClaimedDelivery, stop: AbortSignal): Promise<void> {
+  const { query, clock } = options;
+  const refused = refusal(delivery);
+  if (refused) {
+    await finish(query, delivery.id, 'failed', { ok: false, statusCode: null, error: refused, responseBody: null }, clock.now());
     return;
   }
   const outcome = await sendAttempt(
@@ -117,31 +133,16 @@ async function attemptDelivery(options: DeliveryWorkerOptions, delivery: Claimed
   );
   // Cut short by shutdown: the lease runs out and another instance (or this one, restarted) tries again.
   if (stop.aborted) return;
-  const { query } = options;
+  const now = clock.now();
   if (outcome.ok) {
-    await finish(query, delivery.id, 'succeeded', outcome);
+    await finish(query, delivery.id, 'succeeded', outcome, now);
+    if (delivery.failing) await recordSuccess(query, delivery.endpoint_id);
     return;
   }
-  if (outcome.statusCode === 410) {
-    await finish(query, delivery.id, 'failed', outcome);
-    await query(
-      `update webhook_endpoint set active = false, disabled_reason = 'The endpoint answered 410 Gone on ' || to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
-        where id = $1 and active`,
-      [delivery.endpoint_id],
-    );
-    return;
-  }
-  const delay = retryDelayMs(options.retry, delivery.attempts);
-  if (delay === undefined) {
-    await finish(query, delivery.id, 'failed', outcome);
-    return;
-  }
-  await query(
-    `update webhook_delivery set last_status_code = $1, last_error = $2, last_response_body = $3,
-            next_attempt_at = now() + $4 * interval '1 millisecond'
-      where id = $5 and status = 'pending'`,
-    [outcome.statusCode, outcome.error, outcome.responseBody, delay, delivery.id],
-  );
+  const delay = outcome.statusCode === 410 ? undefined : retryDelayMs(options.retry, delivery.attempts);
+  if (delay === undefined) await finish(query, delivery.id, 'failed', outcome, now);
+  else await scheduleRetry(query, delivery.id, outcome, new Date(now.getTime() + delay));
+  await recordFailure(query, delivery.endpoint_id, outcome, now);
 }
 
 /** The wait before the next attempt after `attempts` attempts, or undefined when none is left. */
@@ -149,13 +150,4 @@ export function retryDelayMs(policy: RetryPolicy, attempts: number): number | un
   const delay = policy.delaysMs[attempts - 1];
   if (delay === undefined) return undefined;
   return policy.jitter ? Math.round(delay * (1 + Math.random() * WEBHOOK_DELIVERY.jitter)) : delay;
-}
-
-async function finish(query: Query, id: string, status: 'succeeded' | 'failed', outcome: AttemptOutcome): Promise<void> {
-  await query(
-    `update webhook_delivery set status = $1, last_status_code = $2, last_error = $3, last_response_body = $4,
-            next_attempt_at = null, delivered_at = case when $5 then now() end
-      where id = $6 and status = 'pending'`,
-    [status, outcome.statusCode, outcome.error, outcome.responseBody, status === 'succeeded', id],
-  );
 }

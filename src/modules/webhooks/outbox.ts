@@ -36,9 +36,9 @@ export async function emitWebhookEvent(
   );
   await tx.execute(
     `insert into webhook_delivery (id, endpoint_id, event_id, next_attempt_at, created_at)
-     select gen_random_uuid()::text, w.id, ?, now(), ? from webhook_endpoint w
+     select gen_random_uuid()::text, w.id, ?, ?, ? from webhook_endpoint w
       where w.owner_id = ? and w.active and ? = any (w.events)`,
-    [id, now, ownerId, type],
+    [id, now, now, ownerId, type],
     'run',
   );
 }
@@ -54,12 +54,12 @@ export async function emitPing(tx: EntityManager, ownerId: string, endpointId: s
   return queueDelivery(tx, endpointId, id, now);
 }
 
-/** A new pending delivery of an existing event to an endpoint, due now by the database's clock (the one the workers compare with). */
+/** A new pending delivery of an existing event to an endpoint, due now by the app's clock (the one the workers compare with). */
 export async function queueDelivery(tx: EntityManager, endpointId: string, eventId: string, now: Date): Promise<string> {
   const deliveryId = newId();
   await tx.execute(
-    `insert into webhook_delivery (id, endpoint_id, event_id, next_attempt_at, created_at) values (?, ?, ?, now(), ?)`,
-    [deliveryId, endpointId, eventId, now],
+    `insert into webhook_delivery (id, endpoint_id, event_id, next_attempt_at, created_at) values (?, ?, ?, ?, ?)`,
+    [deliveryId, endpointId, eventId, now, now],
     'run',
   );
   return deliveryId;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { scopedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
+import { EXAMPLE } from '../../lib/examples.ts';
 import { CursorParam, cursorPage, limitParam } from '../../lib/pagination.ts';
 import { DeliverySchema, WebhookEndpointSchema, WebhookEventTypeSchema, WebhookSecretSchema } from './webhooks.schemas.ts';
 import {
@@ -16,27 +17,42 @@ import {
   updateWebhook,
 } from './webhooks.service.ts';
 
-const WebhookIdSchema = z.string().min(1).max(100).describe('The webhook endpoint.');
+const WebhookIdSchema = z.string().min(1).max(100).meta({ description: 'The webhook endpoint.', examples: [EXAMPLE.webhookId] });
 const WebhookUrlSchema = z
   .string()
   .max(2000)
-  .describe('Where events are POSTed: `https://` on a public host (private, loopback and metadata addresses are refused).');
-const EventsSchema = z.array(WebhookEventTypeSchema).min(1).max(20).describe('The event kinds to receive (`ping` comes only from the test operation).');
-const DescriptionSchema = z.string().max(500);
+  .meta({
+    description: 'Where events are POSTed: `https://` on a public host (private, loopback and metadata addresses are refused).',
+    examples: ['https://hooks.example.com/scheduling'],
+  });
+const EventsSchema = z
+  .array(WebhookEventTypeSchema)
+  .min(1)
+  .max(20)
+  .meta({
+    description: 'The event kinds to receive (`ping` comes only from the test operation).',
+    examples: [['booking.created', 'booking.canceled']],
+  });
+const DescriptionSchema = z.string().max(500).meta({ description: 'A note for yourself, at most 500 characters.', examples: ['CRM sync'] });
 
 export const CreateWebhookInputSchema = z.strictObject({
   url: WebhookUrlSchema,
   events: EventsSchema,
   description: DescriptionSchema.optional(),
-  active: z.boolean().default(true),
+  active: z.boolean().default(true).meta({ description: 'Whether events are delivered to it.', examples: [true] }),
 });
 
 export const UpdateWebhookInputSchema = z.strictObject({
   id: WebhookIdSchema,
   url: WebhookUrlSchema.optional(),
   events: EventsSchema.optional(),
-  description: DescriptionSchema.nullable().optional(),
-  active: z.boolean().describe('`true` re-enables an endpoint the service disabled, clearing `disabledReason`.').optional(),
+  description: DescriptionSchema.nullable()
+    .meta({ description: 'A note for yourself, at most 500 characters; null removes it.', examples: ['CRM sync'] })
+    .optional(),
+  active: z
+    .boolean()
+    .meta({ description: '`true` re-enables an endpoint the service disabled, clearing `disabledReason`.', examples: [true] })
+    .optional(),
 });
 
 const WebhookIdInputSchema = z.object({ id: WebhookIdSchema });
@@ -82,7 +98,7 @@ export const webhooksRouter = router({
       },
     })
     .input(z.void())
-    .output(z.object({ data: z.array(WebhookEndpointSchema) }))
+    .output(z.object({ data: z.array(WebhookEndpointSchema).meta({ description: 'The endpoints, oldest first.' }) }))
     .query(async ({ ctx }) => ({ data: await listWebhooks(ctx.em, ctx.principal.userId) })),
 
   get: scopedProcedure('read:webhooks')
@@ -197,7 +213,7 @@ export const webhooksRouter = router({
         description: 'Queues the same event (same `webhook-id`, same body) again now, as a new delivery.',
       },
     })
-    .input(z.object({ id: WebhookIdSchema, deliveryId: z.string().min(1).max(100).describe('The delivery to repeat.') }))
+    .input(z.object({ id: WebhookIdSchema, deliveryId: z.string().min(1).max(100).meta({ description: 'The delivery to repeat.', examples: [EXAMPLE.deliveryId] }) }))
     .output(DeliverySchema)
     .mutation(async ({ ctx, input }) => {
       return redeliver(ctx.em, ctx.principal.userId, input, ctx.clock.now());

@@ -99,7 +99,10 @@ export interface UpdateWebhookInput {
   active?: boolean | undefined;
 }
 
-/** Changes the fields sent. Any `active` the owner sends clears `disabledReason` (it says why the service turned it off). */
+/**
+ * Changes the fields sent. Any `active` the owner sends clears `disabledReason` (it says why the service turned it
+ * off) and the failing streak, so a re-enabled endpoint gets 5 more days before it is disabled again.
+ */
 export async function updateWebhook(
   em: EntityManager,
   ownerId: string,
@@ -113,7 +116,8 @@ export async function updateWebhook(
         events = coalesce(?::text[], events),
         description = case when ? then ? else description end,
         active = coalesce(?, active),
-        disabled_reason = case when ?::boolean is null then disabled_reason else null end
+        disabled_reason = case when ?::boolean is null then disabled_reason else null end,
+        failing_since = case when ?::boolean is null then failing_since else null end
       where id = ? and owner_id = ?
       returning ${ENDPOINT_COLUMNS}`,
     [
@@ -121,6 +125,7 @@ export async function updateWebhook(
       input.events === undefined ? null : uniqueEvents(input.events),
       input.description !== undefined,
       input.description ?? null,
+      input.active ?? null,
       input.active ?? null,
       input.active ?? null,
       input.id,

@@ -11,10 +11,10 @@ export function NotFoundPage() {
         <BrandMark />
       </div>
       <h1>Page not found</h1>
-      <p>There is nothing at this address. Check the link you followed, or go to your settings.</p>
+      <p>There is nothing at this address. Check the link you followed, or go to your dashboard.</p>
       <p>
-        <a className="btn" href="/app/settings/developer">
-          Developer settings
+        <a className="btn" href="/app">
+          Dashboard
         </a>
       </p>
     </main>

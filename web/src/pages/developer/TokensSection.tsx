@@ -129,13 +129,13 @@ export function TokensSection({ canCreate, onSessionLost }: { canCreate: boolean
             <tbody>
               {tokens.map((token) => (
                 <tr key={token.id}>
-                  <td>
+                  <td data-label="Name">
                     <strong>{token.name}</strong>
                   </td>
-                  <td>
+                  <td data-label="Token">
                     <code>{token.prefix}…</code>
                   </td>
-                  <td>
+                  <td data-label="Scopes">
                     <div className="chips">
                       {token.scopes.length === scopes.length && scopes.length > 0 ? (
                         <span className="chip">All scopes</span>
@@ -148,11 +148,11 @@ export function TokensSection({ canCreate, onSessionLost }: { canCreate: boolean
                       )}
                     </div>
                   </td>
-                  <td>{formatDate(token.createdAt)}</td>
-                  <td className={token.lastUsedAt ? undefined : 'muted'}>
+                  <td data-label="Created">{formatDate(token.createdAt)}</td>
+                  <td data-label="Last used" className={token.lastUsedAt ? undefined : 'muted'}>
                     {token.lastUsedAt ? formatDate(token.lastUsedAt) : 'Never'}
                   </td>
-                  <td>
+                  <td data-label="Expires">
                     {token.expired ? (
                       <span className="badge badge-danger">Expired</span>
                     ) : token.expiresAt ? (

@@ -1,0 +1,347 @@
+import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
+import { api, errorMessage } from '../api.ts';
+import { ErrorNotice, LoadFailed, Spinner } from '../components/ui.tsx';
+import { addDays, dateKey, localDateOf } from '../time.ts';
+import { type BookingItem, dayStartIso, type EventTypeItem, formatTime, formatWhen, parseDateInput } from './format.ts';
+import { navigate } from './router.ts';
+import { useSession } from './session.ts';
+
+type When = 'upcoming' | 'past';
+interface Filters {
+  when: When;
+  status: '' | 'active' | 'canceled';
+  eventTypeId: string;
+  fromDate: string;
+  toDate: string;
+}
+
+/**
+ * The list query for the filters: "upcoming" starts now, soonest first; "past" ends now, latest first; the dates
+ * narrow either, as days in the host's zone.
+ */
+function listInput(filters: Filters, timeZone: string, cursor: string | undefined) {
+  const now = new Date().toISOString();
+  const fromDay = dayStartIso(filters.fromDate, timeZone);
+  const toDate = parseDateInput(filters.toDate);
+  const toDay = toDate ? dayStartIso(dateKey(addDays(toDate, 1)), timeZone) : undefined;
+  const later = (a: string | undefined, b: string) => (a && a > b ? a : b);
+  const earlier = (a: string | undefined, b: string) => (a && a < b ? a : b);
+  return {
+    status: filters.status || undefined,
+    eventTypeId: filters.eventTypeId || undefined,
+    order: filters.when === 'upcoming' ? ('asc' as const) : ('desc' as const),
+    from: filters.when === 'upcoming' ? later(fromDay, now) : fromDay,
+    to: filters.when === 'past' ? earlier(toDay, now) : toDay,
+    cursor,
+    limit: 20,
+  };
+}
+
+export function BookingsPage() {
+  const { user, onSessionLost } = useSession();
+  const [filters, setFilters] = useState<Filters>({ when: 'upcoming', status: '', eventTypeId: '', fromDate: '', toDate: '' });
+  const [eventTypes, setEventTypes] = useState<EventTypeItem[]>([]);
+  const [bookings, setBookings] = useState<BookingItem[] | null>(null);
+  const [nextCursor, setNextCursor] = useState<string | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const ids = { status: useId(), eventType: useId(), from: useId(), to: useId() };
+
+  const load = useCallback(
+    async (cursor?: string) => {
+      setLoadError(null);
+      if (!cursor) setBookings(null);
+      try {
+        const page = await api.bookings.list.query(listInput(filters, user.timezone, cursor));
+        setBookings((previous) => (cursor && previous ? [...previous, ...page.data] : page.data));
+        setNextCursor(page.nextCursor);
+      } catch (error) {
+        onSessionLost(error);
+        setLoadError(errorMessage(error));
+      }
+    },
+    [filters, user.timezone, onSessionLost],
+  );
+  useEffect(() => void load(), [load]);
+  useEffect(() => {
+    api.eventTypes.list.query().then((result) => setEventTypes(result.data), onSessionLost);
+  }, [onSessionLost]);
+
+  const set = (change: Partial<Filters>) => setFilters((previous) => ({ ...previous, ...change }));
+  const replace = (booking: BookingItem) => setBookings((list) => list?.map((item) => (item.id === booking.id ? booking : item)) ?? null);
+  const filtered = filters.status !== '' || filters.eventTypeId !== '' || filters.fromDate !== '' || filters.toDate !== '';
+
+  return (
+    <>
+      <div className="page-header">
+        <h1>Bookings</h1>
+        <p>Times are shown in your time zone, {user.timezone}.</p>
+      </div>
+      <section className="card" aria-label="Filters">
+        <div className="card-body filters">
+          <div className="segmented" role="group" aria-label="Which bookings">
+            {(['upcoming', 'past'] as const).map((when) => (
+              <button key={when} type="button" className="btn btn-small" aria-pressed={filters.when === when} onClick={() => set({ when })}>
+                {when === 'upcoming' ? 'Upcoming' : 'Past'}
+              </button>
+            ))}
+          </div>
+          <div className="field">
+            <label className="label" htmlFor={ids.status}>Status</label>
+            <select id={ids.status} className="select" value={filters.status} onChange={(e) => set({ status: e.target.value as Filters['status'] })}>
+              <option value="">Any</option>
+              <option value="active">Active</option>
+              <option value="canceled">Canceled</option>
+            </select>
+          </div>
+          <div className="field">
+            <label className="label" htmlFor={ids.eventType}>Event type</label>
+            <select id={ids.eventType} className="select" value={filters.eventTypeId} onChange={(e) => set({ eventTypeId: e.target.value })}>
+              <option value="">All</option>
+              {eventTypes.map((eventType) => (
+                <option key={eventType.id} value={eventType.id}>{eventType.name}</option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label className="label" htmlFor={ids.from}>From</label>
+            <input id={ids.from} type="date" className="input" value={filters.fromDate} onChange={(e) => set({ fromDate: e.target.value })} />
+          </div>
+          <div className="field">
+            <label className="label" htmlFor={ids.to}>To</label>
+            <input id={ids.to} type="date" className="input" value={filters.toDate} onChange={(e) => set({ toDate: e.target.value })} />
+          </div>
+        </div>
+      </section>
+      {loadError && <LoadFailed what="Your bookings" reason={loadError} onRetry={() => void load()} />}
+      {!bookings && !loadError && <Spinner label="Loading bookings…" />}
+      {bookings && bookings.length === 0 && (
+        <div className="empty-state card" data-testid="bookings-empty">
+          {filtered ? (
+            <p>No bookings match these filters.</p>
+          ) : filters.when === 'upcoming' ? (
+            <>
+              <h2>No upcoming bookings</h2>
+              <p>
+                Share a booking link so people can pick a time: create an event type, then copy its link or embed it on
+                your site.
+              </p>
+              <a className="btn btn-primary" href="/app/event-types" onClick={(e) => { e.preventDefault(); navigate('/app/event-types'); }}>
+                Go to event types
+              </a>
+            </>
+          ) : (
+            <p>No past bookings yet.</p>
+          )}
+        </div>
+      )}
+      {bookings && bookings.length > 0 && (
+        <ul className="booking-list" data-testid="bookings">
+          {bookings.map((booking) => (
+            <BookingRow key={booking.id} booking={booking} onChanged={replace} />
+          ))}
+        </ul>
+      )}
+      {nextCursor && bookings && (
+        <div className="btn-row">
+          <button type="button" className="btn" onClick={() => void load(nextCursor)}>
+            Show more
+          </button>
+        </div>
+      )}
+    </>
+  );
+}
+
+type Panel = 'none' | 'cancel' | 'reschedule';
+
+function BookingRow({ booking, onChanged }: { booking: BookingItem; onChanged: (booking: BookingItem) => void }) {
+  const { user, onSessionLost } = useSession();
+  const [panel, setPanel] = useState<Panel>('none');
+  const [error, setError] = useState<string | null>(null);
+  const [noShow, setNoShow] = useState<boolean | null>(null);
+  const started = Date.parse(booking.startAt) <= Date.now();
+  const active = booking.status === 'active';
+
+  const markNoShow = async (value: boolean) => {
+    setError(null);
+    try {
+      onChanged(await api.bookings.markNoShow.mutate({ id: booking.id, noShow: value }));
+      setNoShow(value);
+    } catch (failure) {
+      onSessionLost(failure);
+      setError(errorMessage(failure));
+    }
+  };
+
+  return (
+    <li className="card booking-item" data-testid="booking" aria-label={`${booking.eventType.name} with ${booking.invitee?.name ?? 'invitee'}`}>
+      <div className="card-body">
+        <div className="item-head">
+          <div>
+            <h2 className="item-title">{formatWhen(booking.startAt, user.timezone)}</h2>
+            <p className="muted">
+              {booking.durationMin} min · {booking.eventType.name}
+            </p>
+          </div>
+          <span className={`badge ${active ? 'badge-accent' : 'badge-danger'}`}>{active ? 'Active' : 'Canceled'}</span>
+        </div>
+        {booking.invitee && (
+          <p>
+            <strong>{booking.invitee.name}</strong> <span className="muted break">{booking.invitee.email}</span>
+            <span className="muted"> · {booking.invitee.timezone}</span>
+          </p>
+        )}
+        {booking.location && (
+          <p className="muted">
+            Location: {booking.location.kind}
+            {booking.location.value ? ` — ${booking.location.value}` : ''}
+          </p>
+        )}
+        {!active && (
+          <p className="muted">
+            Canceled{booking.canceledBy ? ` by the ${booking.canceledBy}` : ''}
+            {booking.cancelReason ? `: “${booking.cancelReason}”` : ''}
+          </p>
+        )}
+        {noShow && <p className="badge badge-warning">No-show</p>}
+        {error && <ErrorNotice>{error}</ErrorNotice>}
+        {active && (
+          <div className="btn-row">
+            {!started && (
+              <>
+                <button type="button" className="btn btn-small" aria-expanded={panel === 'reschedule'} onClick={() => setPanel(panel === 'reschedule' ? 'none' : 'reschedule')}>
+                  Reschedule
+                </button>
+                <button type="button" className="btn btn-small btn-danger" aria-expanded={panel === 'cancel'} onClick={() => setPanel(panel === 'cancel' ? 'none' : 'cancel')}>
+                  Cancel booking
+                </button>
+              </>
+            )}
+            {started &&
+              (noShow ? (
+                <button type="button" className="btn btn-small" onClick={() => void markNoShow(false)}>
+                  Undo no-show
+                </button>
+              ) : (
+                <button type="button" className="btn btn-small" onClick={() => void markNoShow(true)}>
+                  Mark as no-show
+                </button>
+              ))}
+          </div>
+        )}
+        {panel === 'cancel' && (
+          <CancelForm booking={booking} onDone={(changed) => { setPanel('none'); if (changed) onChanged(changed); }} />
+        )}
+        {panel === 'reschedule' && (
+          <ReschedulePicker booking={booking} onDone={(changed) => { setPanel('none'); if (changed) onChanged(changed); }} />
+        )}
+      </div>
+    </li>
+  );
+}
+
+function CancelForm({ booking, onDone }: { booking: BookingItem; onDone: (booking?: BookingItem) => void }) {
+  const { onSessionLost } = useSession();
+  const [reason, setReason] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const id = useId();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      onDone(await api.bookings.cancel.mutate({ id: booking.id, reason: reason.trim() || undefined }));
+    } catch (failure) {
+      onSessionLost(failure);
+      setError(errorMessage(failure));
+      setBusy(false);
+    }
+  };
+  return (
+    <form className="form-panel" onSubmit={(event) => void submit(event)}>
+      <div className="field">
+        <label className="label" htmlFor={id}>Reason for canceling (optional)</label>
+        <textarea id={id} className="textarea" maxLength={500} rows={2} value={reason} onChange={(e) => setReason(e.target.value)} />
+      </div>
+      {error && <ErrorNotice>{error}</ErrorNotice>}
+      <div className="btn-row">
+        <button type="submit" className="btn btn-danger-solid btn-small" disabled={busy}>
+          {busy ? 'Canceling…' : 'Confirm cancellation'}
+        </button>
+        <button type="button" className="btn btn-small" onClick={() => onDone()}>
+          Keep booking
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** The slots the engine offers for the booking's event type and duration on one day, in the host's zone. */
+function ReschedulePicker({ booking, onDone }: { booking: BookingItem; onDone: (booking?: BookingItem) => void }) {
+  const { user, onSessionLost } = useSession();
+  const [day, setDay] = useState(() => dateKey(localDateOf(Date.parse(booking.startAt), user.timezone)));
+  const [slots, setSlots] = useState<{ start: string }[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const id = useId();
+
+  useEffect(() => {
+    const date = parseDateInput(day);
+    if (!date) return;
+    setSlots(null);
+    setError(null);
+    api.availability.get
+      .query({
+        eventTypeId: booking.eventType.id,
+        from: dayStartIso(day, user.timezone) ?? '',
+        to: dayStartIso(dateKey(addDays(date, 1)), user.timezone) ?? '',
+        tz: user.timezone,
+        duration: booking.durationMin,
+      })
+      .then((result) => setSlots(result.data.filter((slot) => Date.parse(slot.start) !== Date.parse(booking.startAt))))
+      .catch((failure: unknown) => {
+        onSessionLost(failure);
+        setError(errorMessage(failure));
+      });
+  }, [day, booking, user.timezone, onSessionLost]);
+
+  const move = async (start: string) => {
+    setBusy(true);
+    setError(null);
+    try {
+      onDone(await api.bookings.reschedule.mutate({ id: booking.id, start }));
+    } catch (failure) {
+      onSessionLost(failure);
+      setError(errorMessage(failure));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="form-panel" data-testid="reschedule">
+      <div className="field">
+        <label className="label" htmlFor={id}>New day</label>
+        <input id={id} type="date" className="input" value={day} onChange={(e) => setDay(e.target.value)} />
+      </div>
+      {error && <ErrorNotice>{error}</ErrorNotice>}
+      {!slots && !error && <Spinner label="Finding free times…" />}
+      {slots && slots.length === 0 && <p className="muted">No free times that day. Try another day.</p>}
+      {slots && slots.length > 0 && (
+        // biome-ignore lint/a11y/useSemanticElements: a group of slot buttons
+        <div className="slot-grid" role="group" aria-label={`Free times on ${day} (${user.timezone})`}>
+          {slots.map((slot) => (
+            <button key={slot.start} type="button" className="btn btn-small" disabled={busy} onClick={() => void move(slot.start)}>
+              {formatTime(slot.start, user.timezone)}
+            </button>
+          ))}
+        </div>
+      )}
+      <div className="btn-row">
+        <button type="button" className="btn btn-small" onClick={() => onDone()}>
+          Close
+        </button>
+      </div>
+    </div>
+  );
+}

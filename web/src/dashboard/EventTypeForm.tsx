@@ -1,0 +1,174 @@
+import { type FormEvent, useId, useState } from 'react';
+import { api, errorMessage } from '../api.ts';
+import { ErrorNotice } from '../components/ui.tsx';
+import type { EventTypeItem } from './format.ts';
+import { titleCase } from './format.ts';
+import { useSession } from './session.ts';
+
+const KINDS = ['one_on_one', 'group', 'round_robin', 'collective'] as const;
+type Kind = (typeof KINDS)[number];
+
+interface Draft {
+  name: string;
+  slug: string;
+  kind: Kind;
+  durations: string;
+  bufferBeforeMin: string;
+  bufferAfterMin: string;
+  color: string;
+  secret: boolean;
+  active: boolean;
+  /** Write-only settings: the API never shows them, so an edit leaves them blank, meaning "keep". */
+  minimumNoticeMin: string;
+  slotIntervalMin: string;
+  seatsPerSlot: string;
+}
+
+function draftOf(existing?: EventTypeItem): Draft {
+  return {
+    name: existing?.name ?? '',
+    slug: existing?.slug ?? '',
+    kind: existing?.kind ?? 'one_on_one',
+    durations: existing ? existing.durationsMin.join(', ') : '30',
+    bufferBeforeMin: String(existing?.bufferBeforeMin ?? 0),
+    bufferAfterMin: String(existing?.bufferAfterMin ?? 0),
+    color: existing?.color ?? '#2563eb',
+    secret: existing?.secret ?? false,
+    active: existing?.active ?? true,
+    minimumNoticeMin: existing ? '' : '0',
+    slotIntervalMin: '',
+    seatsPerSlot: '',
+  };
+}
+
+const whole = (text: string): number => (text.trim() === '' ? Number.NaN : Number(text));
+const optionalWhole = (text: string): number | undefined => (text.trim() === '' ? undefined : Number(text));
+
+/** Every setting the API can write; the server's validation is the one that counts (its message is shown). */
+function fieldsOf(draft: Draft, existing?: EventTypeItem) {
+  const durationsMin = draft.durations
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map(Number);
+  const slotInterval = draft.slotIntervalMin.trim().toLowerCase();
+  return {
+    name: draft.name,
+    slug: draft.slug.trim() === '' ? undefined : draft.slug.trim(),
+    durationsMin,
+    bufferBeforeMin: whole(draft.bufferBeforeMin),
+    bufferAfterMin: whole(draft.bufferAfterMin),
+    color: draft.color,
+    secret: draft.secret,
+    active: draft.active,
+    minimumNoticeMin: optionalWhole(draft.minimumNoticeMin),
+    // Blank on creation means "every booking duration" (null); blank on an edit keeps what is set.
+    slotIntervalMin: slotInterval === '' ? (existing ? undefined : null) : slotInterval === 'none' ? null : Number(slotInterval),
+    seatsPerSlot: (existing?.kind ?? draft.kind) === 'group' ? optionalWhole(draft.seatsPerSlot) : undefined,
+  };
+}
+
+/** An edit sends only what changed: re-sending `secret: true` must not look like turning it on. */
+function changedOnly<T extends object>(fields: T, existing: EventTypeItem): Partial<T> {
+  const same = (key: string, value: unknown) => JSON.stringify((existing as Record<string, unknown>)[key]) === JSON.stringify(value);
+  return Object.fromEntries(Object.entries(fields).filter(([key, value]) => !same(key, value))) as Partial<T>;
+}
+
+export function EventTypeForm(props: { existing?: EventTypeItem; onSaved: (eventType: EventTypeItem) => void; onCancel: () => void }) {
+  const { existing } = props;
+  const { onSessionLost } = useSession();
+  const [draft, setDraft] = useState<Draft>(() => draftOf(existing));
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const id = useId();
+  const set = (change: Partial<Draft>) => setDraft((previous) => ({ ...previous, ...change }));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const fields = fieldsOf(draft, existing);
+      const saved = existing
+        ? await api.eventTypes.update.mutate({ id: existing.id, ...changedOnly(fields, existing) })
+        : await api.eventTypes.create.mutate({ ...fields, kind: draft.kind });
+      props.onSaved(saved);
+    } catch (failure) {
+      onSessionLost(failure);
+      setError(errorMessage(failure));
+      setBusy(false);
+    }
+  };
+
+  const text = (key: keyof Draft, label: string, hint?: string, inputMode?: 'numeric') => (
+    <div className="field">
+      <label className="label" htmlFor={`${id}-${key}`}>
+        {label}
+      </label>
+      <input
+        id={`${id}-${key}`}
+        className="input"
+        inputMode={inputMode}
+        value={String(draft[key])}
+        onChange={(e) => set({ [key]: e.target.value } as Partial<Draft>)}
+        aria-describedby={hint ? `${id}-${key}-hint` : undefined}
+      />
+      {hint && (
+        <p className="hint" id={`${id}-${key}-hint`}>
+          {hint}
+        </p>
+      )}
+    </div>
+  );
+  const keepHint = existing ? ' The API does not show the current value: leave blank to keep it.' : '';
+
+  return (
+    <form className={`form${existing ? " event-type-form" : ""}`} onSubmit={(event) => void submit(event)} aria-label={existing ? `Edit ${existing.name}` : 'New event type'}>
+      <div className="form-grid">
+        {text('name', 'Name')}
+        {text('slug', 'Link name (slug)', existing ? 'The last part of the booking link.' : 'Leave blank to derive it from the name.')}
+        <div className="field">
+          <label className="label" htmlFor={`${id}-kind`}>
+            Kind
+          </label>
+          <select id={`${id}-kind`} className="select" value={draft.kind} disabled={Boolean(existing)} onChange={(e) => set({ kind: e.target.value as Kind })}>
+            {KINDS.map((kind) => (
+              <option key={kind} value={kind}>
+                {titleCase(kind)}
+              </option>
+            ))}
+          </select>
+          {existing && <p className="hint">The kind cannot change; create another event type instead.</p>}
+        </div>
+        {text('durations', 'Durations (minutes)', 'Comma-separated, 5 to 720; the first is the default.')}
+        {text('bufferBeforeMin', 'Buffer before (minutes)', undefined, 'numeric')}
+        {text('bufferAfterMin', 'Buffer after (minutes)', undefined, 'numeric')}
+        {text('minimumNoticeMin', 'Minimum notice (minutes)', `How soon before a slot it can still be booked.${keepHint}`, 'numeric')}
+        {text('slotIntervalMin', 'Slot interval (minutes)', `Minutes between slot starts; "none" for every booking duration.${keepHint}`)}
+        {(existing?.kind ?? draft.kind) === 'group' && text('seatsPerSlot', 'Seats per slot', `Invitees per slot, 2 to 1000.${keepHint}`, 'numeric')}
+        <div className="field">
+          <label className="label" htmlFor={`${id}-color`}>
+            Color
+          </label>
+          <input id={`${id}-color`} type="color" className="color-input" value={draft.color} onChange={(e) => set({ color: e.target.value })} />
+        </div>
+      </div>
+      <label className="choice">
+        <input type="checkbox" checked={draft.active} onChange={(e) => set({ active: e.target.checked })} />
+        <span className="choice-text">Active (offers slots and takes bookings)</span>
+      </label>
+      <label className="choice">
+        <input type="checkbox" checked={draft.secret} onChange={(e) => set({ secret: e.target.checked })} />
+        <span className="choice-text">Secret (bookable only through a private link)</span>
+      </label>
+      {error && <ErrorNotice>{error}</ErrorNotice>}
+      <div className="btn-row">
+        <button type="submit" className="btn btn-primary" disabled={busy}>
+          {busy ? 'Saving…' : existing ? 'Save changes' : 'Create event type'}
+        </button>
+        <button type="button" className="btn" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,37 @@
+import { useEffect, useState } from 'react';
+
+/** The dashboard's pages, by the path under /app they live at. */
+export const PAGES = [
+  { path: '/app/bookings', label: 'Bookings' },
+  { path: '/app/event-types', label: 'Event types' },
+  { path: '/app/availability', label: 'Availability' },
+  { path: '/app/leads', label: 'Leads' },
+  { path: '/app/contacts', label: 'Contacts' },
+  { path: '/app/settings/developer', label: 'Developer settings' },
+] as const;
+
+export type PagePath = (typeof PAGES)[number]['path'];
+
+/** The page an address shows: /app alone is Bookings, /app/settings is the developer settings; anything else is unknown. */
+export function pageFor(pathname: string): PagePath | null {
+  const path = pathname.replace(/\/+$/, '') || '/';
+  if (path === '/app') return '/app/bookings';
+  if (path === '/app/settings') return '/app/settings/developer';
+  return PAGES.find((page) => page.path === path)?.path ?? null;
+}
+
+/** Client-side navigation within /app: pushState, and every listener re-renders. */
+export function navigate(path: string): void {
+  window.history.pushState(null, '', path);
+  window.dispatchEvent(new PopStateEvent('popstate'));
+}
+
+export function usePathname(): string {
+  const [pathname, setPathname] = useState(window.location.pathname);
+  useEffect(() => {
+    const update = () => setPathname(window.location.pathname);
+    window.addEventListener('popstate', update);
+    return () => window.removeEventListener('popstate', update);
+  }, []);
+  return pathname;
+}

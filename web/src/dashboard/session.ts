@@ -1,0 +1,17 @@
+import { createContext, useContext } from 'react';
+import type { SessionUser } from '../pages/developer/types.ts';
+
+export interface DashboardSession {
+  user: SessionUser;
+  csrfToken: string;
+  /** A call answered 401: the session ended (signed out elsewhere, expired); sign in again. */
+  onSessionLost: (error: unknown) => void;
+}
+
+export const SessionContext = createContext<DashboardSession | null>(null);
+
+export function useSession(): DashboardSession {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession outside the dashboard shell');
+  return session;
+}

@@ -1,0 +1,123 @@
+import { type FormEvent, useId, useState } from 'react';
+import { api, errorMessage } from '../../api.ts';
+import { ErrorNotice } from '../../components/ui.tsx';
+import type { OnSessionLost, WebhookEventKind, WebhookItem } from './types.ts';
+
+/** Every kind an endpoint can subscribe to, with what it means (a Record, so a new kind must be named here). */
+export const EVENT_LABELS: Record<WebhookEventKind, string> = {
+  'booking.created': 'A booking was made',
+  'booking.rescheduled': 'A booking was moved to another time',
+  'booking.canceled': 'A booking was canceled',
+  'booking.no_show': 'An invitee was marked (or unmarked) as a no-show',
+  'lead.created': 'Someone left their details on your booking page',
+  'lead.updated': "A lead's status or details changed",
+  'lead.converted': 'A lead booked a meeting',
+};
+const EVENT_KINDS = Object.keys(EVENT_LABELS) as WebhookEventKind[];
+
+/** Creates an endpoint (answering its secret, shown once) or changes one. */
+export function WebhookForm(props: {
+  editing?: WebhookItem;
+  onCancel: () => void;
+  onSaved: (endpoint: WebhookItem, secret?: string) => void;
+  onSessionLost: OnSessionLost;
+}) {
+  const { editing } = props;
+  const [url, setUrl] = useState(editing?.url ?? '');
+  const [description, setDescription] = useState(editing?.description ?? '');
+  const [selected, setSelected] = useState<Set<WebhookEventKind>>(new Set(editing?.events ?? ['booking.created']));
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const ids = { title: useId(), url: useId(), urlHint: useId(), description: useId() };
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!url.trim()) return setError('Enter the URL that should receive the events.');
+    if (selected.size === 0) return setError('Pick at least one event.');
+    setBusy(true);
+    setError(null);
+    const fields = { url: url.trim(), events: EVENT_KINDS.filter((kind) => selected.has(kind)), description: description.trim() || null };
+    try {
+      if (editing) {
+        props.onSaved(await api.webhooks.update.mutate({ id: editing.id, ...fields }));
+      } else {
+        const { secret, ...created } = await api.webhooks.create.mutate({ ...fields, description: fields.description ?? undefined });
+        props.onSaved(created, secret);
+      }
+    } catch (caught) {
+      props.onSessionLost(caught);
+      setError(errorMessage(caught));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function toggle(kind: WebhookEventKind, on: boolean) {
+    setSelected((current) => {
+      const next = new Set(current);
+      if (on) next.add(kind);
+      else next.delete(kind);
+      return next;
+    });
+  }
+
+  return (
+    <form className="form form-panel" onSubmit={submit} noValidate aria-labelledby={ids.title}>
+      <h3 id={ids.title}>{editing ? 'Edit endpoint' : 'New webhook endpoint'}</h3>
+      {error && <ErrorNotice>{error}</ErrorNotice>}
+      <div className="field">
+        <label htmlFor={ids.url}>Endpoint URL</label>
+        <input
+          id={ids.url}
+          className="input"
+          type="url"
+          inputMode="url"
+          value={url}
+          maxLength={2000}
+          required
+          // biome-ignore lint/a11y/noAutofocus: the form opens on request; its first field is where the user goes next
+          autoFocus
+          placeholder="https://example.com/webhooks/scheduling"
+          aria-describedby={ids.urlHint}
+          onChange={(event) => setUrl(event.target.value)}
+        />
+        <span className="hint" id={ids.urlHint}>
+          An <code>https://</code> address on the public internet. Each event is POSTed there, signed.
+        </span>
+      </div>
+      <div className="field">
+        <label htmlFor={ids.description}>Description (optional)</label>
+        <input
+          id={ids.description}
+          className="input"
+          value={description}
+          maxLength={500}
+          placeholder="e.g. CRM sync"
+          onChange={(event) => setDescription(event.target.value)}
+        />
+      </div>
+      <fieldset className="field">
+        <legend className="label">Events</legend>
+        <div className="checkbox-grid">
+          {EVENT_KINDS.map((kind) => (
+            <label className="choice" key={kind}>
+              <input type="checkbox" name="events" value={kind} checked={selected.has(kind)} onChange={(event) => toggle(kind, event.target.checked)} />
+              <span className="choice-text">
+                <strong className="mono">{kind}</strong>
+                <span>{EVENT_LABELS[kind]}</span>
+              </span>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <div className="btn-row">
+        <button type="submit" className="btn btn-primary" disabled={busy}>
+          {busy ? 'Saving…' : editing ? 'Save changes' : 'Add endpoint'}
+        </button>
+        <button type="button" className="btn" onClick={props.onCancel} disabled={busy}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
