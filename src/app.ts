@@ -24,6 +24,7 @@ import { registerRequestDeadline, requestDeadline } from './http/request-deadlin
 import { registerLandingPage } from './http/landing-page.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { registerMcp } from './mcp/server.ts';
+import { managedBookingCalendar } from './modules/public-booking/managed-booking.service.ts';
 import { API_REFERENCE_CLIENT_ID, API_REFERENCE_REDIRECT_PATH, ensureApiReferenceClient } from './oauth/api-reference-client.ts';
 import { oauthRoutes } from './oauth/routes.ts';
 import { registerSignup } from './oauth/signup.ts';
@@ -141,7 +142,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await registerTrpc(fastify, services, orm);
   await registerRest(fastify, services, orm);
   await registerMcp(fastify, { ...services, bearerResolvers: bearerResolversFor('/mcp') }, orm, { deadlineOf: requestDeadline });
-  await registerWebApp(fastify, options.webRoot);
+  await registerWebApp(fastify, {
+    webRoot: options.webRoot,
+    bookingFrameAncestors: env.BOOKING_FRAME_ANCESTORS,
+    calendarFileOf: (token) => managedBookingCalendar(orm.em.fork(), token, env.SITE_URL),
+  });
   await fastify.register(oauthRoutes, { services, orm });
   registerLandingPage(fastify, env);
   registerSignup(fastify, {

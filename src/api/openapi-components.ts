@@ -54,6 +54,10 @@ export const HEADER_COMPONENTS: Record<string, Json> = {
     description: 'Present and `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`.',
     schema: { type: 'string', enum: ['true'] },
   },
+  Location: {
+    description: 'The absolute URL of the created resource (`GET` it to read it again).',
+    schema: { type: 'string', format: 'uri' },
+  },
 };
 
 export const IDEMPOTENCY_KEY_PARAMETER: Json = {

@@ -152,6 +152,7 @@ function completeOperation(operation: Json, fact: OperationFacts, path: string, 
   const successHeaders: Json = { ...((success.headers ?? {}) as Json) };
   if (scoped) Object.assign(successHeaders, RATE_LIMIT_HEADERS);
   if (fact.idempotent) successHeaders['Idempotent-Replayed'] = ref('headers', 'Idempotent-Replayed');
+  if (successStatus === 201) successHeaders.Location = ref('headers', 'Location');
   const successDescription =
     typeof success.description === 'string' && success.description !== 'Successful response'
       ? success.description

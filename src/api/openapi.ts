@@ -7,8 +7,9 @@ import { guidePath, LICENSE_PATH } from './openapi-components.ts';
 import { collectOperations, postProcessOpenApi } from './openapi-postprocess.ts';
 import { appRouter } from './root.ts';
 
-/** Where the REST door serves the procedures that have an OpenAPI route. */
-export const REST_BASE_PATH = '/api/v2';
+import { REST_BASE_PATH } from './trpc.ts';
+
+export { REST_BASE_PATH };
 
 export { GUIDES, guidePath, LICENSE_PATH } from './openapi-components.ts';
 

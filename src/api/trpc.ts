@@ -55,14 +55,31 @@ function restErrorShape(body: ErrorBody): ErrorBody & { toJSON(): ErrorBody } {
   return { ...body, toJSON: () => body };
 }
 
+/** Where the REST door serves the procedures that have an OpenAPI route. */
+export const REST_BASE_PATH = '/api/v2';
+
 /**
  * A REST answer's status is the one the procedure declares in `meta.successStatus` (also what the OpenAPI
- * document says), unless the handler sets another (e.g. 200 for an idempotent replay of a 201).
+ * document says), unless the handler sets another (e.g. 200 for an idempotent replay of a 201). A 201 of a
+ * POST to a collection names the new resource in `Location`: the collection's path plus the created `id`
+ * (every created resource is readable at `GET <collection>/{id}`).
  */
-const declaredSuccessStatus = t.middleware(({ ctx, meta, next }) => {
+const declaredSuccessStatus = t.middleware(async ({ ctx, meta, next }) => {
   if (meta?.successStatus !== undefined) ctx.response.status ??= meta.successStatus;
-  return next();
+  const result = await next();
+  if (result.ok && ctx.request.surface === 'rest' && ctx.response.status === 201 && meta?.openapi?.method === 'POST') {
+    const id = createdId(result.data);
+    if (id !== undefined) {
+      ctx.response.headers.Location = `${ctx.env.SITE_URL}${REST_BASE_PATH}${meta.openapi.path}/${encodeURIComponent(id)}`;
+    }
+  }
+  return result;
 });
+
+function createdId(data: unknown): string | undefined {
+  const id = typeof data === 'object' && data !== null ? (data as { id?: unknown }).id : undefined;
+  return typeof id === 'string' ? id : undefined;
+}
 
 /** The one place domain and infrastructure errors become transport errors (tRPC code, hence HTTP status). */
 const convertErrors = t.middleware(async ({ ctx, next, path }) => {

@@ -20,6 +20,16 @@ const envSchema = z.object({
     .string()
     .optional()
     .refine((value) => listOf(value).every(isOrigin), 'must be comma-separated origins such as https://app.example'),
+  /**
+   * Who may frame the booking pages (/book/…, /embed.js's iframes): a CSP `frame-ancestors` source list such as
+   * `https://www.example.com https://*.example.org`; `*` (the default) is any site, `'none'` no site.
+   */
+  BOOKING_FRAME_ANCESTORS: z
+    .string()
+    .trim()
+    .min(1)
+    .default('*')
+    .refine((value) => value.split(/\s+/).every(isFrameSource), "must be space-separated origins, `*`, `'self'` or `'none'`"),
   /** Lets webhooks use http:// and reach local and private addresses: for development and tests only. */
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
   /** The plan a self-service sign-up (/signup) gives a new account; `off` turns sign-up off (404). */
@@ -62,6 +72,11 @@ function isOrigin(value: string): boolean {
 /** The origins a browser may call /mcp from (DNS-rebinding protection): SITE_URL's and MCP_ALLOWED_ORIGINS. */
 export function mcpAllowedOrigins(env: Env): Set<string> {
   return new Set([new URL(env.SITE_URL).origin, ...listOf(env.MCP_ALLOWED_ORIGINS).map((entry) => new URL(entry).origin)]);
+}
+
+/** One source of a `frame-ancestors` list: nothing that could end the directive or the header. */
+function isFrameSource(source: string): boolean {
+  return ["*", "'self'", "'none'"].includes(source) || /^(https?:\/\/)?(\*\.)?[a-z0-9.-]+(:(\d+|\*))?$/i.test(source) || /^https?:$/.test(source);
 }
 
 export type Env = z.infer<typeof envSchema> & { SITE_URL: string };

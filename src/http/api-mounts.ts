@@ -12,7 +12,7 @@ import type { ErrorDetail } from '../lib/errors.ts';
 import { keepJsonBodiesStrict } from '../lib/json-body.ts';
 import { methodNotAllowed, routeNotFound, sendErrorResponse } from './error-responses.ts';
 import { requestDeadline } from './request-deadline.ts';
-import { canonicalPath, queryStringProblems, type RestOperation, restOperations } from './rest-input.ts';
+import { canonicalPath, deleteBodyFields, queryStringProblems, type RestOperation, restOperations } from './rest-input.ts';
 
 export const TRPC_BASE_PATH = '/trpc';
 
@@ -86,10 +86,12 @@ export async function registerRest(app: FastifyInstance, services: AppServices, 
       if (request.method === 'HEAD') return;
       const operation = operations.find((candidate) => candidate.method === request.method && candidate.pattern.test(path));
       if (!operation) return refuse(reply, unroutable(request.method, path));
-      if (takesBody(request.method) && !request.headers['content-type']?.startsWith('application/json')) {
+      const isJson = request.headers['content-type']?.startsWith('application/json') ?? false;
+      if ((takesBody(request.method) || (request.method === 'DELETE' && request.body !== undefined)) && !isJson) {
         return refuse(reply, unsupportedMediaType());
       }
       const problems = inputProblems(request, operation, query);
+      if (request.method === 'DELETE' && request.body !== undefined) problems.push(...mergeDeleteBody(request, operation));
       if (problems.length > 0) restInputProblems.set(request, problems);
       request.raw.url = canonicalPath(path) + (query === undefined ? '' : `?${query}`);
     });
@@ -134,6 +136,14 @@ function inputProblems(request: FastifyRequest, operation: RestOperation, query:
   if (operation.takesBody && isJson && !isPlainObject(request.body)) {
     problems.push({ code: 'invalid_type', path: [], message: 'The request body must be a JSON object.' });
   }
+  return problems;
+}
+
+/** A DELETE's JSON body joins its query (the adapter reads a DELETE's input from `request.query`). */
+function mergeDeleteBody(request: FastifyRequest, operation: RestOperation): ErrorDetail[] {
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  const { fields, problems } = deleteBodyFields(request.body, operation, Object.keys(query));
+  request.query = { ...query, ...fields };
   return problems;
 }
 

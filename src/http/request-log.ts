@@ -16,6 +16,8 @@ const SECRET_QUERY_PARAMETERS = new Set([
   'client_secret',
   'csrf',
   'password',
+  // tRPC queries carry their whole input in the URL: the manage page's secret, a private link key.
+  'input',
 ]);
 export const REDACTED = '[REDACTED]';
 
@@ -27,8 +29,15 @@ function decodedName(name: string): string {
   }
 }
 
-/** The URL with the value of every secret-bearing query parameter replaced; everything else is kept as sent. */
-export function redactUrl(url: string): string {
+/** A path segment that is itself a secret: the invitee's manage link /book/manage/<secret>[/event.ics]. */
+const SECRET_PATH_SEGMENT = /^(\/book\/manage\/)[^/?#]+/i;
+
+/**
+ * The URL with the value of every secret-bearing query parameter and every secret path segment replaced;
+ * everything else is kept as sent.
+ */
+export function redactUrl(rawUrl: string): string {
+  const url = rawUrl.replace(SECRET_PATH_SEGMENT, `$1${REDACTED}`);
   const queryStart = url.indexOf('?');
   if (queryStart === -1) return url;
   const parts = url

@@ -85,6 +85,37 @@ export function queryStringProblems(rawQuery: string, operation: RestOperation):
   return problems;
 }
 
+/**
+ * A DELETE's JSON body (e.g. `{"reason": "…"}`) carries the same fields as its query string: the adapter reads a
+ * DELETE's input from the query alone, so the body's fields join the query's. Each must be a query parameter of
+ * the operation, not also given in the query, and a string (query values are strings; a number or an object
+ * would otherwise be coerced into one). Returns the fields to add, or the problems.
+ */
+export function deleteBodyFields(
+  body: unknown,
+  operation: RestOperation,
+  queryNames: Iterable<string>,
+): { fields: Record<string, string>; problems: ErrorDetail[] } {
+  const fields: Record<string, string> = {};
+  const problems: ErrorDetail[] = [];
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return { fields, problems: [{ code: 'invalid_type', path: [], message: 'The request body must be a JSON object.' }] };
+  }
+  const inQuery = new Set(queryNames);
+  for (const [name, value] of Object.entries(body)) {
+    if (!operation.query.has(name)) {
+      problems.push({ code: 'unrecognized_keys', path: [name], message: 'is not a field of this operation' });
+    } else if (inQuery.has(name)) {
+      problems.push({ code: 'invalid_type', path: [name], message: 'must be given once: in the query string or in the body' });
+    } else if (typeof value !== 'string') {
+      problems.push({ code: 'invalid_type', path: [name], message: 'must be a string' });
+    } else {
+      fields[name] = value;
+    }
+  }
+  return { fields, problems };
+}
+
 /** Sub-delimiters RFC 3986 allows literally in a path segment, which encodeURIComponent would encode. */
 const PATH_SAFE_ESCAPES = /%(2B|3A|40|24|26|3D|2C|3B)/g;
 

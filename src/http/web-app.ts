@@ -3,7 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { errorResponse } from '../lib/error-response.ts';
+import { errorResponse, toErrorResponse } from '../lib/error-response.ts';
+import { EMBED_SCRIPT } from './embed-script.ts';
 import { sendErrorResponse } from './error-responses.ts';
 
 /** Where `npm run build:web` (run by `npm ci` through `prepare`) writes the first-party web app. */
@@ -13,11 +14,11 @@ export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../dist/web', import.m
 const ASSETS_PREFIX = '/app/assets/';
 
 /**
- * The pages are one static bundle: only same-origin scripts, styles and calls; never framed (the settings
- * page shows secrets); no referrer, so a secret event type's `?key=` never leaves in a Referer header.
+ * The pages are one static bundle: only same-origin scripts, styles and calls; no referrer, so a secret event
+ * type's `?key=` or a manage link's secret never leaves in a Referer header. The app's pages (/app: secrets,
+ * the session) are never framed; the booking pages (/book/…) may be, by the sites BOOKING_FRAME_ANCESTORS names.
  */
-const PAGE_HEADERS = {
-  'Content-Security-Policy': [
+const CONTENT_SECURITY_POLICY = [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self'",
@@ -27,34 +28,70 @@ const PAGE_HEADERS = {
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join('; '),
-  'X-Content-Type-Options': 'nosniff',
-  'X-Frame-Options': 'DENY',
-  'Referrer-Policy': 'no-referrer',
-  'Cache-Control': 'no-cache',
-};
+].join('; ');
+
+function pageHeaders(frameAncestors: string): Record<string, string> {
+  return {
+    'Content-Security-Policy': `${CONTENT_SECURITY_POLICY}; frame-ancestors ${frameAncestors}`,
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cache-Control': 'no-cache',
+  };
+}
+
+const APP_PAGE_HEADERS = { ...pageHeaders("'none'"), 'X-Frame-Options': 'DENY' };
+
+export interface WebAppOptions {
+  webRoot?: string;
+  /** The `frame-ancestors` sources of the booking pages (BOOKING_FRAME_ANCESTORS). */
+  bookingFrameAncestors: string;
+  /** The .ics file of the booking a manage link secret opens (a DomainError, e.g. 404, otherwise). */
+  calendarFileOf: (token: string) => Promise<string>;
+}
 
 /**
- * The first-party web app (Vite + React, built into dist/web): the developer settings at /app/… and the
- * public booking page at /book/:userSlug/:eventTypeSlug, both one single-page app that talks to /trpc.
+ * The first-party web app (Vite + React, built into dist/web): the developer settings at /app/…, the public
+ * booking page at /book/:userSlug/:eventTypeSlug and the invitee's manage page at /book/manage/:token, one
+ * single-page app that talks to /trpc; plus the manage page's .ics download and /embed.js.
  */
-export async function registerWebApp(app: FastifyInstance, webRoot: string = DEFAULT_WEB_ROOT): Promise<void> {
+export async function registerWebApp(app: FastifyInstance, options: WebAppOptions): Promise<void> {
+  const webRoot = options.webRoot ?? DEFAULT_WEB_ROOT;
   const indexFile = path.join(webRoot, 'index.html');
   const indexHtml = existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : undefined;
   if (!indexHtml) {
     app.log.warn({ webRoot }, 'the web app is not built (run `npm run build:web`); /app and /book answer 503');
   }
 
-  const sendPage = async (_request: unknown, reply: FastifyReply) => {
+  const pageWith = (headers: Record<string, string>) => async (_request: unknown, reply: FastifyReply) => {
     if (!indexHtml) {
       return sendErrorResponse(reply, errorResponse('unavailable', 'The web app has not been built. Run `npm run build:web`.'));
     }
-    return reply.headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(indexHtml);
+    return reply.headers(headers).type('text/html; charset=utf-8').send(indexHtml);
   };
-  app.get('/app', sendPage);
-  app.get('/app/*', sendPage);
-  app.get('/book/:userSlug/:eventTypeSlug', sendPage);
+  const sendAppPage = pageWith(APP_PAGE_HEADERS);
+  const sendBookingPage = pageWith(pageHeaders(options.bookingFrameAncestors));
+  app.get('/app', sendAppPage);
+  app.get('/app/*', sendAppPage);
+  app.get('/book/:userSlug/:eventTypeSlug', sendBookingPage);
+  app.get('/book/manage/:token', sendBookingPage);
+  app.get<{ Params: { token: string } }>('/book/manage/:token/event.ics', async (request, reply) => {
+    try {
+      const file = await options.calendarFileOf(request.params.token);
+      return reply
+        .headers({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer', 'X-Content-Type-Options': 'nosniff' })
+        .header('Content-Disposition', 'attachment; filename="booking.ics"')
+        .type('text/calendar; charset=utf-8')
+        .send(file);
+    } catch (error) {
+      return sendErrorResponse(reply, toErrorResponse(error));
+    }
+  });
+  app.get('/embed.js', async (_request, reply) =>
+    reply
+      .headers({ 'Cache-Control': 'public, max-age=300', 'X-Content-Type-Options': 'nosniff' })
+      .type('text/javascript; charset=utf-8')
+      .send(EMBED_SCRIPT),
+  );
 
   const faviconFile = path.join(webRoot, 'favicon.svg');
   if (existsSync(faviconFile)) {

@@ -51,6 +51,16 @@ describe('the request log', () => {
     expect(logged.at(-1)).toContain('=[REDACTED]');
   });
 
+  it.each([
+    ['the manage page', `/book/manage/${secret('manage')}`],
+    ['its calendar file', `/book/manage/${secret('manage-ics')}/event.ics`],
+    ['a tRPC query’s input', `/trpc/publicBooking.managed?batch=1&input=${encodeURIComponent(JSON.stringify({ 0: { json: { token: secret('input') } } }))}`],
+  ])('never writes the manage link secret of %s', async (_label, url) => {
+    await t.http.get(url);
+    expect(JSON.stringify(log.lines())).not.toContain('7f3a9c');
+    expect(loggedUrls().at(-1)).toContain('[REDACTED]');
+  });
+
   it('keeps parameters that carry no secret', async () => {
     await t.http.get('/api/v2/bookings?limit=5&status=upcoming&state=st-9');
     expect(loggedUrls()).toContain('/api/v2/bookings?limit=5&status=upcoming&state=st-9');

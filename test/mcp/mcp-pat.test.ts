@@ -5,7 +5,7 @@ import { appRouter } from '../../src/api/root.ts';
 import { fixedClock } from '../../src/lib/clock.ts';
 import { snakeCase, toolsOf } from '../../src/mcp/tools.ts';
 import { invitee, setSchedule, WEEKDAYS_9_TO_5 } from '../bookings/fixtures.ts';
-import { createEventType } from '../helpers/booking-factories.ts';
+import { createBooking, createEventType, createLead, type TestEventType } from '../helpers/booking-factories.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { startListeningApp } from '../oauth/support.ts';
@@ -22,6 +22,7 @@ describe('MCP at /mcp with a personal access token (official SDK client)', () =>
   let t: TestApp & { siteUrl: string };
   let owner: TestUser;
   let eventTypeId: string;
+  let eventType: TestEventType;
   let client: Client;
   const mcpUrl = () => `${t.siteUrl}/mcp`;
 
@@ -29,7 +30,8 @@ describe('MCP at /mcp with a personal access token (official SDK client)', () =>
     t = await startListeningApp({ clock: fixedClock(NOW) });
     owner = await createUserWithToken(t.em(), { timezone: 'America/New_York' });
     await setSchedule(t.em(), owner.id, WEEKDAYS_9_TO_5);
-    eventTypeId = (await createEventType(t.em(), owner.id, { durationsMin: [30] })).id;
+    eventType = await createEventType(t.em(), owner.id, { durationsMin: [30] });
+    eventTypeId = eventType.id;
     client = await connectWithToken(mcpUrl(), owner.token);
   });
   afterAll(async () => {
@@ -69,11 +71,16 @@ describe('MCP at /mcp with a personal access token (official SDK client)', () =>
       .set(...bearer(owner.token))
       .send({ url: 'https://93.184.215.14/hook', events: ['booking.created'] });
     const webhookId = webhook.body.id as string;
+    const booking = await createBooking(t.em(), { eventType, startAt: '2026-03-05T15:00:00Z' });
+    const lead = await createLead(t.em(), { eventType });
     const reads: [string, Record<string, unknown>, string][] = [
       ['get_me', {}, '/api/v2/me'],
       ['list_event_types', {}, '/api/v2/event-types'],
       ['get_availability', { eventTypeId, ...WINDOW }, `/api/v2/availability?eventTypeId=${eventTypeId}&from=${WINDOW.from}&to=${WINDOW.to}`],
       ['list_bookings', {}, '/api/v2/bookings'],
+      ['get_booking', { id: booking.id }, `/api/v2/bookings/${booking.id}`],
+      ['get_event_type', { id: eventTypeId }, `/api/v2/event-types/${eventTypeId}`],
+      ['get_lead', { id: lead.id }, `/api/v2/leads/${lead.id}`],
       ['list_leads', {}, '/api/v2/leads'],
       ['list_contacts', {}, '/api/v2/contacts'],
       ['get_schedule', {}, '/api/v2/schedule'],

@@ -45,6 +45,8 @@ export interface CreateBookingOptions {
   idempotency?: IdempotencyScope;
   /** The request's deadline: once it has passed, the transaction rolls back instead of committing. */
   deadline?: AbortSignal;
+  /** The SHA-256 of the invitee's manage link secret (public bookings only; the secret itself is never stored). */
+  manageTokenHash?: string;
 }
 
 export interface CreateBookingResult {
@@ -86,9 +88,9 @@ async function bookSlot(tx: EntityManager, input: CreateBookingInput, options: C
   await tx.execute(
     `insert into booking (id, owner_id, host_id, event_type_id, start_at, end_at, duration_min, status,
                           invitee_name, invitee_email, invitee_timezone, invitee_phone, invitee_sms_opt_in,
-                          guests, answers, notes, location_kind, location_value, created_at, updated_at)
+                          guests, answers, notes, location_kind, location_value, manage_token_hash, created_at, updated_at)
      values (?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?,
-             array(select jsonb_array_elements_text(?::jsonb)), ?::jsonb, ?, ?, ?, ?, ?)`,
+             array(select jsonb_array_elements_text(?::jsonb)), ?::jsonb, ?, ?, ?, ?, ?, ?)`,
     [
       bookingId,
       eventType.ownerId,
@@ -107,6 +109,7 @@ async function bookSlot(tx: EntityManager, input: CreateBookingInput, options: C
       input.notes ?? null,
       input.locationInput ? INVITEE_LOCATION_KIND : null,
       input.locationInput ?? null,
+      options.manageTokenHash ?? null,
       now,
       now,
     ],

@@ -30,6 +30,9 @@ export interface BookingRow {
   invitee_name: string;
   invitee_email: string;
   invitee_timezone: string;
+  notes: string | null;
+  answers: { questionId: string; value: string }[];
+  guests: string[];
   no_show: boolean;
   canceled_at: SqlTimestamp | null;
   cancel_reason: string | null;
@@ -40,7 +43,7 @@ export interface BookingRow {
 /** The select list that produces a BookingRow from BOOKING_FROM. */
 export const BOOKING_COLUMNS = `b.id, b.owner_id, b.host_id, b.event_type_id, et.name as event_type_name,
   et.slug as event_type_slug, b.start_at, b.end_at, b.duration_min, b.status, b.location_kind, b.location_value,
-  b.invitee_name, b.invitee_email, b.invitee_timezone, b.no_show, b.canceled_at, b.cancel_reason, b.canceled_by,
+  b.invitee_name, b.invitee_email, b.invitee_timezone, b.notes, b.answers, b.guests, b.no_show, b.canceled_at, b.cancel_reason, b.canceled_by,
   b.created_at`;
 
 export const BOOKING_FROM = 'booking b join event_type et on et.id = b.event_type_id';
@@ -55,6 +58,9 @@ export function toBooking(row: BookingRow): Booking {
     status: row.status,
     location: row.location_kind ? { kind: row.location_kind, value: row.location_value } : null,
     invitee: { name: row.invitee_name, email: row.invitee_email, timezone: row.invitee_timezone },
+    notes: row.notes,
+    answers: row.answers,
+    guests: row.guests,
     canceledAt: toIsoStringOrNull(row.canceled_at),
     cancelReason: row.cancel_reason,
     canceledBy: row.canceled_by,

@@ -5,7 +5,7 @@ import { EXAMPLE } from '../../lib/examples.ts';
 import { CursorParam, cursorPage, limitParam } from '../../lib/pagination.ts';
 import { dateTimeQueryParam } from '../../lib/query-params.ts';
 import { BookingSchema, BookingStatusSchema } from './bookings.schemas.ts';
-import { cancelBooking, listBookings } from './bookings.service.ts';
+import { cancelBooking, getBooking, listBookings } from './bookings.service.ts';
 
 export const ListBookingsInputSchema = z
   .object({
@@ -71,6 +71,21 @@ export const bookingsRouter = router({
         limit: input.limit,
       }),
     ),
+
+  get: scopedProcedure('read:bookings')
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/bookings/{id}',
+        operationId: 'getBooking',
+        tags: ['Bookings'],
+        summary: 'Get one booking',
+        description: 'One booking of the user’s event types, active or canceled; another user’s or an unknown one is 404.',
+      },
+    })
+    .input(z.object({ id: z.string().min(1).max(100).meta({ description: 'The booking.', examples: [EXAMPLE.bookingId] }) }))
+    .output(BookingSchema)
+    .query(({ ctx, input }) => getBooking(ctx.em, ctx.principal.userId, input.id)),
 
   cancel: scopedProcedure('write:bookings')
     .meta({

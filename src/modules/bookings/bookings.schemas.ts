@@ -8,6 +8,16 @@ export const BookingStatusSchema = z
   .enum(BOOKING_STATUSES)
   .meta({ id: 'BookingStatus', description: 'Whether the booking still holds its time.', examples: ['active'] });
 
+const BookingAnswersSchema = z
+  .array(
+    z.object({
+      questionId: z.string().min(1).max(100).meta({ description: 'The question answered.', examples: ['company'] }),
+      value: z.string().max(5000).meta({ description: 'The answer.', examples: ['Carvalho & Filhos'] }),
+    }),
+  )
+  .max(50)
+  .meta({ id: 'BookingAnswers' });
+
 export const BookingSchema = z
   .object({
     id: z.string().meta({ description: 'The booking’s id.', examples: [EXAMPLE.bookingId] }),
@@ -34,6 +44,20 @@ export const BookingSchema = z
       })
       .nullable()
       .meta({ description: 'Who booked; null for bookings without an invitee record.' }),
+    notes: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          'What the invitee wrote when booking ("Anything to share"); null when nothing. Absent only in responses stored before this field existed (idempotent replays).',
+        examples: ['I would like to talk about the Q1 plan.'],
+      }),
+    answers: BookingAnswersSchema.optional().meta({ description: 'The answers given when booking, as sent; empty when none.' }),
+    guests: z
+      .array(z.string())
+      .optional()
+      .meta({ description: 'Further e-mail addresses the invitee added, as sent; empty when none.', examples: [['rui@example.com']] }),
     canceledAt: z.iso
       .datetime()
       .nullable()
@@ -81,16 +105,7 @@ export const CreateBookingInputSchema = z
         smsOptIn: z.boolean().optional().meta({ description: 'Whether the invitee agreed to text reminders.', examples: [true] }),
       })
       .meta({ description: 'The person booking.' }),
-    answers: z
-      .array(
-        z.object({
-          questionId: z.string().min(1).max(100).meta({ description: 'The question answered.', examples: ['company'] }),
-          value: z.string().max(5000).meta({ description: 'The answer.', examples: ['Carvalho & Filhos'] }),
-        }),
-      )
-      .max(50)
-      .optional()
-      .meta({ description: 'Answers to the booking form’s questions (at most 50).' }),
+    answers: BookingAnswersSchema.optional().meta({ description: 'Answers to the booking form’s questions (at most 50).' }),
     guests: z
       .array(z.email().max(254))
       .max(10)

@@ -87,8 +87,16 @@ export async function listBookings(em: EntityManager, ownerId: string, query: Li
   return keyset.page(rows, query.limit, toBooking);
 }
 
+/** GET /bookings/{id}: one of the owner's bookings; 404 when it is not theirs. */
+export function getBooking(em: EntityManager, ownerId: string, id: string): Promise<Booking> {
+  return readBooking(em, ownerId, id);
+}
+
+/** Who cancels: the host (through the API or the dashboard) or the invitee (through their private manage link). */
+export type CanceledBy = 'host' | 'invitee';
+
 /**
- * Cancels a booking the user owns, as the host. Idempotent: canceling a canceled booking changes
+ * Cancels a booking the user owns, as the host (or for the invitee, `by: 'invitee'`). Idempotent: canceling a canceled booking changes
  * nothing and returns it as it is (the first cancellation's time and reason stay).
  *
  * In one transaction: the booking row is locked first (two concurrent cancels serialise on it), then
@@ -100,6 +108,7 @@ export async function cancelBooking(
   ownerId: string,
   input: { id: string; reason?: string | undefined },
   now: Date,
+  by: CanceledBy = 'host',
 ): Promise<Booking> {
   const reason = input.reason?.trim() || null;
   return em.transactional(async (tx) => {
@@ -108,9 +117,9 @@ export async function cancelBooking(
     if (locked.status === 'active') {
       await tx.execute(
         `update booking
-            set status = 'canceled', canceled_at = ?, cancel_reason = ?, canceled_by = 'host', updated_at = ?
+            set status = 'canceled', canceled_at = ?, cancel_reason = ?, canceled_by = ?, updated_at = ?
           where id = ?`,
-        [now, reason, now, input.id],
+        [now, reason, by, now, input.id],
         'run',
       );
       await releaseBusyBlocks(tx, input.id);

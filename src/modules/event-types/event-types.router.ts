@@ -3,7 +3,7 @@ import { scopedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
 import { CreateEventTypeInputSchema, EventTypeIdInputSchema, UpdateEventTypeInputSchema } from './event-type-input.schemas.ts';
 import { EventTypeSchema } from './event-types.schemas.ts';
-import { createEventType, deactivateEventType, listEventTypes, regeneratePrivateLink, updateEventType } from './event-types.service.ts';
+import { createEventType, deactivateEventType, getEventType, listEventTypes, regeneratePrivateLink, updateEventType } from './event-types.service.ts';
 
 const WRITE_ONLY_NOTE =
   '`minimumNoticeMin`, `slotIntervalMin` and `seatsPerSlot` shape the slots GET /availability offers; they are ' +
@@ -24,6 +24,23 @@ export const eventTypesRouter = router({
     .input(z.void())
     .output(z.object({ data: z.array(EventTypeSchema).meta({ description: 'The event types, oldest first.' }) }))
     .query(async ({ ctx }) => ({ data: await listEventTypes(ctx.em, ctx.principal.userId, ctx.env.SITE_URL) })),
+
+  get: scopedProcedure('read:event-types')
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/event-types/{id}',
+        operationId: 'getEventType',
+        tags: ['Event types'],
+        summary: 'Get one event type',
+        description:
+          'One event type the user owns, active or not; another user’s or an unknown one is 404. A secret event ' +
+          'type’s `url` has no private key (only the responses that create a key carry it).',
+      },
+    })
+    .input(EventTypeIdInputSchema)
+    .output(EventTypeSchema)
+    .query(({ ctx, input }) => getEventType(ctx.em, ctx.principal.userId, input.id, ctx.env.SITE_URL)),
 
   create: scopedProcedure('write:event-types')
     .meta({

@@ -33,6 +33,11 @@ export async function listEventTypes(em: EntityManager, ownerId: string, siteUrl
   return rows.map((row) => toDto(row, siteUrl));
 }
 
+/** GET /event-types/{id}: one of the owner's event types (its `url` without a private key); 404 when not theirs. */
+export function getEventType(em: EntityManager, ownerId: string, id: string, siteUrl: string): Promise<EventType> {
+  return readEventType(em, ownerId, id, siteUrl);
+}
+
 async function readEventType(
   em: EntityManager,
   ownerId: string,

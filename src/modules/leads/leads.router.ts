@@ -5,7 +5,7 @@ import { EXAMPLE } from '../../lib/examples.ts';
 import { CursorParam, cursorPage, limitParam } from '../../lib/pagination.ts';
 import { booleanQueryParam } from '../../lib/query-params.ts';
 import { LeadSchema, LeadStatusSchema } from './leads.schemas.ts';
-import { listLeads, updateLeadStatus } from './leads.service.ts';
+import { getLead, listLeads, updateLeadStatus } from './leads.service.ts';
 
 export const ListLeadsInputSchema = z.object({
   status: LeadStatusSchema.meta({ description: 'Only leads in this pipeline status.', examples: ['new'] }).optional(),
@@ -14,8 +14,10 @@ export const ListLeadsInputSchema = z.object({
   limit: limitParam(50, 100),
 });
 
+const LeadIdSchema = z.string().min(1).max(100).meta({ description: 'The lead.', examples: [EXAMPLE.leadId] });
+
 export const UpdateLeadInputSchema = z.strictObject({
-  id: z.string().min(1).max(100).meta({ description: 'The lead.', examples: [EXAMPLE.leadId] }),
+  id: LeadIdSchema,
   status: LeadStatusSchema.meta({ description: 'The new pipeline status: any status may follow any other.', examples: ['contacted'] }),
 });
 
@@ -35,6 +37,21 @@ export const leadsRouter = router({
     .input(ListLeadsInputSchema)
     .output(cursorPage(LeadSchema))
     .query(({ ctx, input }) => listLeads(ctx.em, ctx.principal.userId, input)),
+
+  get: scopedProcedure('read:leads')
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/leads/{id}',
+        operationId: 'getLead',
+        tags: ['Leads'],
+        summary: 'Get one lead',
+        description: 'One lead the user captured; another user’s or an unknown one is 404.',
+      },
+    })
+    .input(z.object({ id: LeadIdSchema }))
+    .output(LeadSchema)
+    .query(({ ctx, input }) => getLead(ctx.em, ctx.principal.userId, input.id)),
 
   update: scopedProcedure('write:leads')
     .meta({

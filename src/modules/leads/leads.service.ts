@@ -15,6 +15,13 @@ export interface ListLeadsQuery {
 
 type LeadPageRow = LeadRow & { sort_key: string };
 
+/** GET /leads/{id}: one of the owner's leads; 404 when it is not theirs. */
+export async function getLead(em: EntityManager, ownerId: string, id: string): Promise<Lead> {
+  const lead = await readLead(em, ownerId, id);
+  if (!lead) throw notFound('Lead');
+  return lead;
+}
+
 /** The user's leads, newest first (created_at, then id, descending); keyset paging over lead_owner_created_idx. */
 export async function listLeads(em: EntityManager, ownerId: string, query: ListLeadsQuery): Promise<Page<Lead>> {
   const keyset = await openKeyset(

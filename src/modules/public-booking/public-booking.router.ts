@@ -1,12 +1,19 @@
 import { publicRateLimitedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
 import { AvailabilityInputSchema, AvailabilityOutputSchema } from '../availability/availability.schemas.ts';
-import { BookingSchema, CreateBookingInputSchema } from '../bookings/bookings.schemas.ts';
+import { z } from 'zod';
+import { CreateBookingInputSchema } from '../bookings/bookings.schemas.ts';
+import { cancelManagedBooking, getManagedBooking, rescheduleManagedBooking } from './managed-booking.service.ts';
 import {
+  CancelManagedBookingInputSchema,
   CaptureLeadInputSchema,
   CaptureLeadOutputSchema,
+  ManagedBookingSchema,
+  ManageTokenSchema,
+  PublicBookingResultSchema,
   PublicEventTypeInputSchema,
   PublicEventTypeSchema,
+  RescheduleManagedBookingInputSchema,
 } from './public-booking.schemas.ts';
 import { bookPublicly, capturePublicLead, getPublicAvailability, getPublicEventType } from './public-booking.service.ts';
 
@@ -28,16 +35,35 @@ export const publicBookingRouter = router({
   book: publicRateLimitedProcedure
     .meta({ idempotent: true })
     .input(CreateBookingInputSchema)
-    .output(BookingSchema)
+    .output(PublicBookingResultSchema)
     .mutation(async ({ ctx, input }) => {
       const result = await bookPublicly(ctx.em, input, {
         now: ctx.clock.now(),
         idempotency: ctx.idempotency,
         deadline: ctx.request.deadline,
+        siteUrl: ctx.env.SITE_URL,
       });
       ctx.response.status = result.status;
-      return result.booking;
+      return result.links ? { ...result.booking, links: result.links } : result.booking;
     }),
+
+  /** The invitee's private manage page: the booking its secret opens (404 for any other string). */
+  managed: publicRateLimitedProcedure
+    .input(z.object({ token: ManageTokenSchema }))
+    .output(ManagedBookingSchema)
+    .query(({ ctx, input }) => getManagedBooking(ctx.em, input.token, ctx.env.SITE_URL)),
+
+  cancelManaged: publicRateLimitedProcedure
+    .input(CancelManagedBookingInputSchema)
+    .output(ManagedBookingSchema)
+    .mutation(({ ctx, input }) => cancelManagedBooking(ctx.em, input, ctx.clock.now(), ctx.env.SITE_URL)),
+
+  rescheduleManaged: publicRateLimitedProcedure
+    .input(RescheduleManagedBookingInputSchema)
+    .output(ManagedBookingSchema)
+    .mutation(({ ctx, input }) =>
+      rescheduleManagedBooking(ctx.em, input, { now: ctx.clock.now(), deadline: ctx.request.deadline, siteUrl: ctx.env.SITE_URL }),
+    ),
 
   captureLead: publicRateLimitedProcedure
     .input(CaptureLeadInputSchema)

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TimeZoneSchema } from '../../lib/time.ts';
+import { BookingSchema } from '../bookings/bookings.schemas.ts';
 import { EventTypeSchema } from '../event-types/event-types.schemas.ts';
 
 /** How the booking page finds an event type: the owner's slug, the event type's slug, and for a secret one its private key. */
@@ -39,4 +40,52 @@ export type CaptureLeadInput = z.infer<typeof CaptureLeadInputSchema>;
 
 export const CaptureLeadOutputSchema = z.object({
   captured: z.literal(true),
+});
+
+/** The invitee's private manage link secret, as it appears in /book/manage/<token>. */
+export const ManageTokenSchema = z.string().min(1).max(200).describe('The secret of the private manage link.');
+
+/** Where the invitee adds the booking to a calendar, and (in the booking's creation response only) manages it. */
+export const InviteeLinksSchema = z.object({
+  manage: z.string().describe('The private page to cancel or reschedule: a bearer secret, shown once.'),
+  ics: z.string().describe('The booking as an .ics file.'),
+  google: z.string(),
+  outlook: z.string(),
+});
+
+export type InviteeLinks = z.infer<typeof InviteeLinksSchema>;
+
+/** The public booking procedure's answer: the Booking plus the invitee's links (absent on an idempotent replay). */
+export const PublicBookingResultSchema = BookingSchema.extend({ links: InviteeLinksSchema.optional() });
+
+/** What the manage page shows: the booking as the invitee sees it, what to reschedule within, and the links. */
+export const ManagedBookingSchema = z.object({
+  booking: BookingSchema.pick({
+    id: true,
+    startAt: true,
+    endAt: true,
+    durationMin: true,
+    status: true,
+    location: true,
+    invitee: true,
+    canceledAt: true,
+    canceledBy: true,
+  }),
+  eventType: PublicEventTypeSchema.pick({ id: true, name: true, durationsMin: true, color: true, owner: true }).extend({
+    active: z.boolean(),
+  }),
+  host: z.object({ name: z.string().nullable() }),
+  links: InviteeLinksSchema,
+});
+
+export type ManagedBooking = z.infer<typeof ManagedBookingSchema>;
+
+export const CancelManagedBookingInputSchema = z.object({
+  token: ManageTokenSchema,
+  reason: z.string().max(500).optional(),
+});
+
+export const RescheduleManagedBookingInputSchema = z.object({
+  token: ManageTokenSchema,
+  start: z.iso.datetime({ offset: true }).describe('The new start, as the availability procedure offers it.'),
 });

@@ -18,7 +18,8 @@ import type { IdempotencyScope } from '../bookings/idempotency.ts';
 import { EVENT_TYPE_COLUMNS, type EventTypeRecord, type EventTypeRow, toEventType } from '../event-types/event-type.rows.ts';
 import { eventTypeUrl } from '../event-types/event-types.schemas.ts';
 import { captureLead } from '../leads/lead-capture.service.ts';
-import type { CaptureLeadInput, PublicEventType, PublicEventTypeInput } from './public-booking.schemas.ts';
+import { linksForNewBooking, newManageToken } from './managed-booking.service.ts';
+import type { CaptureLeadInput, InviteeLinks, PublicEventType, PublicEventTypeInput } from './public-booking.schemas.ts';
 
 /** Whether `key` is the private link key whose SHA-256 is stored, compared in constant time. */
 function isPrivateLinkKey(key: string, storedHash: string): boolean {
@@ -78,18 +79,24 @@ export async function getPublicAvailability(
 /**
  * The invitee books: exactly POST /bookings's rules (same body, same engine, same transaction), except
  * that any event type may be booked, not only the caller's (an Idempotency-Key is scoped to the client address).
+ * The booking gets a private manage link, whose secret only this response shows: an idempotent replay answers
+ * the booking without its links, since the secret is not stored.
  */
-export function bookPublicly(
+export async function bookPublicly(
   em: EntityManager,
   input: CreateBookingInput,
-  options: { now: Date; idempotency: IdempotencyScope | undefined; deadline?: AbortSignal },
-): Promise<CreateBookingResult> {
-  return createBooking(em, input, {
+  options: { now: Date; idempotency: IdempotencyScope | undefined; deadline?: AbortSignal; siteUrl: string },
+): Promise<CreateBookingResult & { links?: InviteeLinks }> {
+  const manageToken = newManageToken();
+  const result = await createBooking(em, input, {
     caller: { kind: 'public' },
     now: options.now,
     deadline: options.deadline,
     idempotency: options.idempotency,
+    manageTokenHash: manageToken.hash,
   });
+  if (result.replayed) return result;
+  return { ...result, links: await linksForNewBooking(em, options.siteUrl, manageToken.token) };
 }
 
 export async function capturePublicLead(em: EntityManager, input: CaptureLeadInput, now: Date): Promise<{ captured: true }> {

@@ -2,6 +2,7 @@ import type { inferRouterOutputs } from '@trpc/server';
 import { type FormEvent, type ReactNode, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { AppRouter } from '../../../src/api/root.ts';
 import { api, errorMessage, errorStatus } from '../api.ts';
+import { AddToCalendar, ManageLink } from '../components/InviteeLinks.tsx';
 import { BrandMark, ErrorNotice, LoadFailed, Spinner } from '../components/ui.tsx';
 import {
   addDays,
@@ -15,7 +16,7 @@ import {
 
 type Outputs = inferRouterOutputs<AppRouter>['publicBooking'];
 type EventTypeInfo = Outputs['eventType'];
-type Slot = Outputs['availability']['data'][number];
+export type Slot = Outputs['availability']['data'][number];
 type Booking = Outputs['book'];
 
 const DAYS_PER_PAGE = 7;
@@ -80,6 +81,8 @@ function Booker({ eventType }: { eventType: EventTypeInfo }) {
   const [duration, setDuration] = useState<number>(eventType.durationsMin[0] ?? 30);
   const [timeZone, setTimeZone] = useState(browserTimeZone);
   const [step, setStep] = useState<Step>({ kind: 'pick' });
+  // The week shown, kept here so that coming back to the times (a slot taken meanwhile) stays on it.
+  const [week, setWeek] = useState(0);
   const [notice, setNotice] = useState<string | null>(null);
   // Coming back to the times (not the first visit): focus their heading, so keyboard users are not lost.
   const [returned, setReturned] = useState(false);
@@ -129,6 +132,8 @@ function Booker({ eventType }: { eventType: EventTypeInfo }) {
               onDuration={setDuration}
               timeZone={timeZone}
               onTimeZone={setTimeZone}
+              page={week}
+              onPage={setWeek}
               onPick={(slot) => {
                 setNotice(null);
                 setStep({ kind: 'details', slot });
@@ -173,6 +178,12 @@ function Booker({ eventType }: { eventType: EventTypeInfo }) {
                   </>
                 )}
               </dl>
+              {step.booking.links && (
+                <>
+                  <AddToCalendar links={step.booking.links} />
+                  <ManageLink href={step.booking.links.manage} />
+                </>
+              )}
             </Confirmation>
           )}
           {step.kind === 'lead' && (
@@ -198,14 +209,19 @@ function Booker({ eventType }: { eventType: EventTypeInfo }) {
   );
 }
 
-function SlotPicker(props: {
-  eventType: EventTypeInfo;
+/** The week-by-week times of an event type (for booking, and for rescheduling on the manage page). */
+export function SlotPicker(props: {
+  eventType: Pick<EventTypeInfo, 'id' | 'durationsMin'>;
   duration: number;
   onDuration: (minutes: number) => void;
   timeZone: string;
   onTimeZone: (zone: string) => void;
+  /** Weeks after the current one (0: this week). */
+  page: number;
+  onPage: (page: number) => void;
   onPick: (slot: Slot) => void;
-  onLeaveDetails: () => void;
+  /** Offers "Leave your details" when given. */
+  onLeaveDetails?: () => void;
   hostName: string;
   focusHeading: boolean;
 }) {
@@ -216,7 +232,8 @@ function SlotPicker(props: {
     if (focusOnMount.current) headingRef.current?.focus();
   }, []);
   const today = useMemo(() => localDateOf(Date.now(), timeZone), [timeZone]);
-  const [page, setPage] = useState(0);
+  const { page } = props;
+  const setPage = (next: (current: number) => number) => props.onPage(next(page));
   const [slots, setSlots] = useState<Slot[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
@@ -374,6 +391,7 @@ function SlotPicker(props: {
                           className="slot"
                           key={slot.start}
                           data-testid="slot"
+                          data-start={slot.start}
                           aria-label={`Book ${longTimeFormat.format(new Date(slot.start))}`}
                           onClick={() => props.onPick(slot)}
                         >
@@ -389,13 +407,15 @@ function SlotPicker(props: {
         </>
       )}
 
-      <p className="lead-cta">
-        No time that works for you?{' '}
-        <button type="button" className="btn btn-link" onClick={props.onLeaveDetails}>
-          Leave your details
-        </button>{' '}
-        and {props.hostName} will get back to you.
-      </p>
+      {props.onLeaveDetails && (
+        <p className="lead-cta">
+          No time that works for you?{' '}
+          <button type="button" className="btn btn-link" onClick={props.onLeaveDetails}>
+            Leave your details
+          </button>{' '}
+          and {props.hostName} will get back to you.
+        </p>
+      )}
     </>
   );
 }
@@ -615,10 +635,10 @@ function LeadForm(props: {
   );
 }
 
-function Confirmation(props: { title: string; children: ReactNode; onAgain: () => void; againLabel: string }) {
+export function Confirmation(props: { title: string; children: ReactNode; onAgain?: () => void; againLabel?: string }) {
   const headingRef = useRef<HTMLHeadingElement>(null);
   useEffect(() => headingRef.current?.focus(), []);
-  const onAgain = useCallback(() => props.onAgain(), [props]);
+  const onAgain = useCallback(() => props.onAgain?.(), [props]);
   return (
     <div className="confirmation">
       <div className="check-circle" aria-hidden="true">
@@ -630,9 +650,11 @@ function Confirmation(props: { title: string; children: ReactNode; onAgain: () =
         {props.title}
       </h2>
       {props.children}
-      <button type="button" className="btn" onClick={onAgain}>
-        {props.againLabel}
-      </button>
+      {props.onAgain && props.againLabel && (
+        <button type="button" className="btn" onClick={onAgain}>
+          {props.againLabel}
+        </button>
+      )}
     </div>
   );
 }
@@ -675,14 +697,14 @@ function formatDayRange(first: LocalDate, last: LocalDate): string {
   return rangeFormat.formatRange(utcNoon(first), utcNoon(last));
 }
 
-function formatSlot(slot: { start: string; end: string }, timeZone: string): string {
+export function formatSlot(slot: { start: string; end: string }, timeZone: string): string {
   const day = new Intl.DateTimeFormat(undefined, { timeZone, weekday: 'long', day: 'numeric', month: 'long' });
   const time = new Intl.DateTimeFormat(undefined, { timeZone, hour: 'numeric', minute: '2-digit' });
   const start = new Date(slot.start);
   return `${day.format(start)}, ${time.formatRange(start, new Date(slot.end))}`;
 }
 
-function ClockIcon() {
+export function ClockIcon() {
   return (
     <svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
       <circle cx="12" cy="12" r="9" />
@@ -691,7 +713,7 @@ function ClockIcon() {
   );
 }
 
-function GlobeIcon() {
+export function GlobeIcon() {
   return (
     <svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
       <circle cx="12" cy="12" r="9" />

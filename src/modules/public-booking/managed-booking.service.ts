@@ -1,0 +1,140 @@
+/**
+ * The invitee's self-service through the private manage link /book/manage/<token>: read, cancel, reschedule,
+ * download the .ics. The token is a bearer secret (256 random bits, `bkm_` prefix) handed out once, in the
+ * public booking's creation response; only its SHA-256 is stored, and a booking is found by that hash (a unique
+ * index lookup: no secret is compared byte by byte in application code). A malformed or unknown token is 404.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { notFound } from '../../lib/errors.ts';
+import { generateToken, hashToken, looksLikeToken } from '../../lib/secrets.ts';
+import { type SqlTimestamp, toDate } from '../../lib/sql-values.ts';
+import { rescheduleBooking } from '../bookings/booking-reschedule.service.ts';
+import { readBooking } from '../bookings/booking.rows.ts';
+import type { Booking } from '../bookings/bookings.schemas.ts';
+import { cancelBooking } from '../bookings/bookings.service.ts';
+import { calendarFile, googleCalendarLink, outlookCalendarLink } from './booking-calendar.ts';
+import type { InviteeLinks, ManagedBooking } from './public-booking.schemas.ts';
+
+const MANAGE_TOKEN_PREFIX = 'bkm_';
+
+/** A new manage link secret and the hash to store with the booking. */
+export function newManageToken(): { token: string; hash: string } {
+  const token = generateToken(MANAGE_TOKEN_PREFIX);
+  return { token, hash: hashToken(token) };
+}
+
+interface ManagedRow {
+  id: string;
+  owner_id: string;
+  updated_at: SqlTimestamp;
+  event_type_active: boolean;
+  event_type_color: string;
+  durations_min: number[];
+  owner_name: string | null;
+  owner_slug: string;
+  owner_timezone: string;
+  host_name: string | null;
+  host_email: string;
+}
+
+/** The booking a manage token opens, or 404. */
+async function findManaged(em: EntityManager, token: string): Promise<{ row: ManagedRow; booking: Booking }> {
+  if (!looksLikeToken(MANAGE_TOKEN_PREFIX, token)) throw notFound('Booking');
+  const [row] = await em.execute<ManagedRow[]>(
+    `select b.id, b.owner_id, b.updated_at, et.active as event_type_active, et.color as event_type_color, et.durations_min,
+            o.name as owner_name, o.slug as owner_slug, o.timezone as owner_timezone, h.name as host_name, h.email as host_email
+       from booking b
+       join event_type et on et.id = b.event_type_id
+       join app_user o on o.id = b.owner_id
+       join app_user h on h.id = b.host_id
+      where b.manage_token_hash = ?`,
+    [hashToken(token)],
+  );
+  if (!row) throw notFound('Booking');
+  return { row, booking: await readBooking(em, row.owner_id, row.id) };
+}
+
+/** The links of a booking whose manage token is `token`. */
+function inviteeLinks(siteUrl: string, token: string, booking: Booking, row: ManagedRow): InviteeLinks {
+  const manage = `${siteUrl}/book/manage/${token}`;
+  const facts = calendarFacts(siteUrl, booking, row, '');
+  // The third-party links never carry the manage secret; only the invitee's own .ics file does.
+  const description = `${booking.eventType.name} with ${facts.organizer.name}`;
+  return {
+    manage,
+    ics: `${manage}/event.ics`,
+    google: googleCalendarLink({ ...facts, description }),
+    outlook: outlookCalendarLink({ ...facts, description }),
+  };
+}
+
+function calendarFacts(siteUrl: string, booking: Booking, row: ManagedRow, description: string) {
+  const hostName = row.host_name ?? row.host_email;
+  return {
+    bookingId: booking.id,
+    siteUrl,
+    title: `${booking.eventType.name} with ${hostName}`,
+    start: new Date(booking.startAt),
+    end: new Date(booking.endAt),
+    timezone: booking.invitee?.timezone ?? row.owner_timezone,
+    organizer: { name: hostName, email: row.host_email },
+    attendee: { name: booking.invitee?.name ?? '', email: booking.invitee?.email ?? '' },
+    location: booking.location?.value ?? null,
+    description,
+    canceled: booking.status === 'canceled',
+    sequence: Math.floor(toDate(row.updated_at).getTime() / 1000),
+  };
+}
+
+/** The links for the response that created the booking (the only response that reveals the token). */
+export async function linksForNewBooking(em: EntityManager, siteUrl: string, token: string): Promise<InviteeLinks> {
+  const { row, booking } = await findManaged(em, token);
+  return inviteeLinks(siteUrl, token, booking, row);
+}
+
+export async function getManagedBooking(em: EntityManager, token: string, siteUrl: string): Promise<ManagedBooking> {
+  const { row, booking } = await findManaged(em, token);
+  return {
+    booking,
+    eventType: {
+      id: booking.eventType.id,
+      name: booking.eventType.name,
+      durationsMin: row.durations_min,
+      color: row.event_type_color,
+      active: row.event_type_active,
+      owner: { name: row.owner_name, slug: row.owner_slug, timezone: row.owner_timezone },
+    },
+    host: { name: row.host_name },
+    links: inviteeLinks(siteUrl, token, booking, row),
+  };
+}
+
+/** The invitee cancels: as the host's cancellation (idempotent, frees the time), recorded as `canceledBy: invitee`. */
+export async function cancelManagedBooking(
+  em: EntityManager,
+  input: { token: string; reason?: string | undefined },
+  now: Date,
+  siteUrl: string,
+): Promise<ManagedBooking> {
+  const { row } = await findManaged(em, input.token);
+  await cancelBooking(em, row.owner_id, { id: row.id, reason: input.reason }, now, 'invitee');
+  return getManagedBooking(em, input.token, siteUrl);
+}
+
+/** The invitee moves the booking to another slot the engine offers: POST /bookings/{id}/reschedule's rules. */
+export async function rescheduleManagedBooking(
+  em: EntityManager,
+  input: { token: string; start: string },
+  options: { now: Date; deadline?: AbortSignal | undefined; siteUrl: string },
+): Promise<ManagedBooking> {
+  const { row } = await findManaged(em, input.token);
+  await rescheduleBooking(em, row.owner_id, { id: row.id, start: input.start }, { now: options.now, deadline: options.deadline });
+  return getManagedBooking(em, input.token, options.siteUrl);
+}
+
+/** The booking as an .ics file (its description carries the manage link: the file is the invitee's own). */
+export async function managedBookingCalendar(em: EntityManager, token: string, siteUrl: string): Promise<string> {
+  const { row, booking } = await findManaged(em, token);
+  const manage = `${siteUrl}/book/manage/${token}`;
+  return calendarFile(calendarFacts(siteUrl, booking, row, `To cancel or reschedule: ${manage}`));
+}

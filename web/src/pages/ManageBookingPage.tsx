@@ -1,0 +1,224 @@
+import type { inferRouterOutputs } from '@trpc/server';
+import { type FormEvent, useEffect, useId, useState } from 'react';
+import type { AppRouter } from '../../../src/api/root.ts';
+import { api, errorMessage, errorStatus } from '../api.ts';
+import { AddToCalendar } from '../components/InviteeLinks.tsx';
+import { BrandMark, ErrorNotice, Spinner } from '../components/ui.tsx';
+import { browserTimeZone } from '../time.ts';
+import { ClockIcon, Confirmation, formatSlot, GlobeIcon, type Slot, SlotPicker } from './BookingPage.tsx';
+
+type Managed = inferRouterOutputs<AppRouter>['publicBooking']['managed'];
+
+type Mode = { kind: 'view' } | { kind: 'reschedule' } | { kind: 'confirm-move'; slot: Slot } | { kind: 'done'; what: 'canceled' | 'moved' };
+
+/** /book/manage/:token — the invitee's private page: see the booking, add it to a calendar, cancel or reschedule. */
+export function ManageBookingPage({ token }: { token: string }) {
+  const [managed, setManaged] = useState<Managed | null>(null);
+  const [loadError, setLoadError] = useState<{ notFound: boolean; message: string } | null>(null);
+
+  useEffect(() => {
+    let cancelled = false;
+    api.publicBooking.managed
+      .query({ token })
+      .then((loaded) => {
+        if (cancelled) return;
+        setManaged(loaded);
+        document.title = `Your booking · ${loaded.eventType.name}`;
+      })
+      .catch((error: unknown) => {
+        if (!cancelled) setLoadError({ notFound: errorStatus(error) === 404, message: errorMessage(error) });
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [token]);
+
+  if (loadError) {
+    return (
+      <main className="message-page">
+        <div>
+          <BrandMark />
+        </div>
+        <h1>{loadError.notFound ? 'This link does not open a booking' : 'Something went wrong'}</h1>
+        <p>{loadError.notFound ? 'Check that you copied the whole link from your confirmation.' : loadError.message}</p>
+      </main>
+    );
+  }
+  if (!managed) {
+    return (
+      <main className="booking-shell">
+        <Spinner label="Loading your booking…" />
+      </main>
+    );
+  }
+  return <ManageBooking token={token} managed={managed} onChange={setManaged} />;
+}
+
+function ManageBooking(props: { token: string; managed: Managed; onChange: (managed: Managed) => void }) {
+  const { booking, eventType } = props.managed;
+  const [timeZone, setTimeZone] = useState(booking.invitee?.timezone ?? browserTimeZone());
+  const [mode, setMode] = useState<Mode>({ kind: 'view' });
+  const [week, setWeek] = useState(0);
+  const [error, setError] = useState<string | null>(null);
+  const hostName = props.managed.host.name ?? eventType.owner.name ?? eventType.owner.slug;
+  const canceled = booking.status === 'canceled';
+
+  async function move(slot: Slot) {
+    setError(null);
+    try {
+      props.onChange(await api.publicBooking.rescheduleManaged.mutate({ token: props.token, start: slot.start }));
+      setMode({ kind: 'done', what: 'moved' });
+    } catch (caught) {
+      setError(errorStatus(caught) === 409 ? 'Sorry, that time has just been taken. Please pick another one.' : errorMessage(caught));
+      setMode({ kind: 'reschedule' });
+    }
+  }
+
+  return (
+    <div className="booking-shell">
+      <main className="booking-card" aria-labelledby="event-title">
+        <aside className="booking-summary">
+          <div className="color-bar" style={{ background: eventType.color }} aria-hidden="true" />
+          <div>
+            <p className="booking-host">{hostName}</p>
+            <h1 id="event-title">{eventType.name}</h1>
+          </div>
+          <ul className="booking-facts">
+            <li>
+              <ClockIcon />
+              <span data-testid="managed-when">{formatSlot({ start: booking.startAt, end: booking.endAt }, timeZone)}</span>
+            </li>
+            <li>
+              <GlobeIcon />
+              <span>Times in {timeZone.replace(/_/g, ' ')}</span>
+            </li>
+          </ul>
+          <p className={canceled ? 'notice notice-warning' : 'notice notice-info'} data-testid="managed-status">
+            {canceled ? `Canceled${booking.canceledBy === 'invitee' ? ' by you' : ` by ${hostName}`}` : 'Confirmed'}
+          </p>
+        </aside>
+        <section className="booking-main" aria-label="Your booking">
+          {error && <ErrorNotice>{error}</ErrorNotice>}
+          {mode.kind === 'done' && (
+            <Confirmation title={mode.what === 'canceled' ? 'Your booking is canceled' : 'Your booking is moved'}>
+              <p className="muted">
+                {mode.what === 'canceled'
+                  ? `${hostName} can see that you canceled. The time is free again.`
+                  : `New time: ${formatSlot({ start: booking.startAt, end: booking.endAt }, timeZone)}.`}
+              </p>
+              {mode.what === 'moved' && <AddToCalendar links={props.managed.links} />}
+            </Confirmation>
+          )}
+          {mode.kind === 'view' && (
+            <div className="manage-actions">
+              <h2>Your booking</h2>
+              {canceled ? (
+                <p className="muted">This booking is canceled. Book a new time from {hostName}’s booking page if you still want to meet.</p>
+              ) : (
+                <>
+                  <AddToCalendar links={props.managed.links} />
+                  <section aria-labelledby="reschedule-title">
+                    <h3 id="reschedule-title">Need another time?</h3>
+                    <div>
+                      <button type="button" className="btn" onClick={() => setMode({ kind: 'reschedule' })} disabled={!eventType.active}>
+                        Reschedule
+                      </button>
+                    </div>
+                  </section>
+                  <CancelForm
+                    token={props.token}
+                    onCanceled={(managed) => {
+                      props.onChange(managed);
+                      setMode({ kind: 'done', what: 'canceled' });
+                    }}
+                  />
+                </>
+              )}
+            </div>
+          )}
+          {mode.kind === 'reschedule' && (
+            <>
+              <div>
+                <button type="button" className="btn btn-link" onClick={() => setMode({ kind: 'view' })}>
+                  <span aria-hidden="true">←</span> Keep the current time
+                </button>
+              </div>
+              <SlotPicker
+                eventType={{ id: eventType.id, durationsMin: [booking.durationMin] }}
+                duration={booking.durationMin}
+                onDuration={() => undefined}
+                timeZone={timeZone}
+                onTimeZone={setTimeZone}
+                page={week}
+                onPage={setWeek}
+                onPick={(slot) => setMode({ kind: 'confirm-move', slot })}
+                hostName={hostName}
+                focusHeading={false}
+              />
+            </>
+          )}
+          {mode.kind === 'confirm-move' && (
+            <div className="manage-actions">
+              <h2>Move your booking?</h2>
+              <p>
+                From <strong>{formatSlot({ start: booking.startAt, end: booking.endAt }, timeZone)}</strong> to{' '}
+                <strong data-testid="new-time">{formatSlot(mode.slot, timeZone)}</strong>.
+              </p>
+              <div className="btn-row">
+                <button type="button" className="btn btn-primary" onClick={() => void move(mode.slot)}>
+                  Confirm new time
+                </button>
+                <button type="button" className="btn" onClick={() => setMode({ kind: 'reschedule' })}>
+                  Pick another time
+                </button>
+              </div>
+            </div>
+          )}
+        </section>
+      </main>
+      <p className="footer-note">Powered by Scheduling</p>
+    </div>
+  );
+}
+
+function CancelForm(props: { token: string; onCanceled: (managed: Managed) => void }) {
+  const [reason, setReason] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const reasonId = useId();
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      props.onCanceled(
+        await api.publicBooking.cancelManaged.mutate({ token: props.token, ...(reason.trim() ? { reason: reason.trim() } : {}) }),
+      );
+    } catch (caught) {
+      setError(errorMessage(caught));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section aria-labelledby="cancel-title">
+      <h3 id="cancel-title">Can’t make it?</h3>
+      {error && <ErrorNotice>{error}</ErrorNotice>}
+      <form className="form" onSubmit={submit}>
+        <div className="field">
+          <label htmlFor={reasonId}>
+            Reason for canceling <span className="muted">(optional, shared with the host)</span>
+          </label>
+          <textarea id={reasonId} className="textarea" rows={2} maxLength={500} value={reason} onChange={(event) => setReason(event.target.value)} />
+        </div>
+        <div className="btn-row">
+          <button type="submit" className="btn btn-danger" disabled={busy}>
+            {busy ? 'Canceling…' : 'Cancel booking'}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
