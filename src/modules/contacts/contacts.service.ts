@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CONTACT_COLUMNS, type ContactRow, toContact } from './contact.rows.ts';
 import type { Contact } from './contacts.schemas.ts';
+import { executePrepared } from '../../lib/prepared-sql.ts';
 
 export interface ListContactsQuery {
   kind?: 'client' | 'lead';
@@ -40,7 +41,9 @@ export async function listContacts(em: EntityManager, ownerId: string, query: Li
     params.push(containsPattern(q));
   }
   const where = conditions.join(' and ');
-  const rows = await em.execute<(Partial<ContactRow> & { total: string | number })[]>(
+  const rows = await executePrepared<Partial<ContactRow> & { total: string | number }>(
+    em,
+    'contacts.list',
     `with total as (select count(*) as total from contact where ${where})
      select total.total, page.*
        from total left join lateral (
