@@ -30,7 +30,7 @@ export interface InvalidationFeed {
   isListening(): boolean;
   /** Monotonic time at which the last completed proof was sent: every change committed before it was handled. */
   confirmedAt(): number;
-  /** Resolves once a proof sent at or after `monotonicTime` completed (or the connection failed). */
+  /** Resolves once a proof sent at or after `monotonicTime` completed, or the connection failed, or it took too long. */
   confirmAfter(monotonicTime: number): Promise<void>;
 }
 

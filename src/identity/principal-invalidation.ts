@@ -66,7 +66,8 @@ export function listenForPrincipalChanges(
       connectionString: databaseUrl,
       application_name: LISTENER_APPLICATION_NAME,
       keepAlive: true,
-      query_timeout: MAX_UNCONFIRMED_MS,
+      // A slow proof only stops the cache being served (isListening); cutting the connection for it would churn.
+      query_timeout: 5_000,
       connectionTimeoutMillis: 2_000,
     });
     fresh.on('error', (error) => {
@@ -121,7 +122,9 @@ export function listenForPrincipalChanges(
   return {
     isListening: () => !closed && performance.now() - confirmedAt <= MAX_UNCONFIRMED_MS,
     confirmedAt: () => confirmedAt,
-    confirmAfter: (after) => prove(after),
+    // A waiting request gives up after MAX_UNCONFIRMED_MS (and looks its token up): a stalled connection must not
+    // hold requests longer than it may go unconfirmed.
+    confirmAfter: (after) => Promise.race([prove(after), delay(MAX_UNCONFIRMED_MS)]),
     async close() {
       closed = true;
       clearTimeout(timer);
@@ -130,4 +133,8 @@ export function listenForPrincipalChanges(
       await last?.end().catch(() => undefined);
     },
   };
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
