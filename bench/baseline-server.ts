@@ -1,11 +1,11 @@
 /**
- * The yardstick: the fastest plain server doing the same work as the service for GET /me, GET /bookings,
- * GET /contacts and GET /availability. Fastify with the plain pg driver and named prepared statements, no ORM, no tRPC, no zod:
+ * The yardstick: the fastest plain server doing the same work as the service for GET /me, GET /event-types,
+ * GET /bookings, GET /leads, GET /contacts and GET /availability. Fastify with the plain pg driver and named prepared statements, no ORM, no tRPC, no zod:
  * per request it hashes the bearer token and looks it up (with the user's plan), bumps the rate-limit counter
  * with the very statement rate-limiter-flexible's RateLimiterPostgres runs, checks the scope, runs the same SQL
  * as the service and writes the same JSON and rate-limit headers.
  *
- * Keep the SQL here in step with the services (src/modules/bookings, src/modules/contacts): the ratio means
+ * Keep the SQL here in step with the services (src/modules/bookings, event-types, leads, contacts): the ratio means
  * something only while both sides do the same work. Availability takes the service's statements and its pure
  * slot engine as they are, so that its ratio measures the stack around them.
  */
@@ -25,6 +25,8 @@ import { computeSlotStarts } from '../src/modules/availability/slots.ts';
 import { formatMinute } from '../src/modules/availability/wall-clock.ts';
 import { BOOKING_COLUMNS, BOOKING_FROM, type BookingRow, toBooking } from '../src/modules/bookings/booking.rows.ts';
 import { EVENT_TYPE_COLUMNS, type EventTypeRow, toEventType } from '../src/modules/event-types/event-type.rows.ts';
+import { eventTypeUrl, toEventTypeDto } from '../src/modules/event-types/event-types.schemas.ts';
+import { LEAD_COLUMNS, LEAD_FROM, type LeadRow, toLead } from '../src/modules/leads/lead.rows.ts';
 import { numberedParams } from './dataset.ts';
 
 const url = process.env.BENCH_DATABASE_URL;
@@ -191,6 +193,50 @@ app.get('/bookings', async (request, reply) => {
   const last = page.at(-1);
   return {
     data: page.map(toBooking),
+    nextCursor: rows.length > limit && last ? encodeCursor(principal.userId, last.sort_key, last.id) : null,
+  };
+});
+
+/** The service's SITE_URL in bench/app-server.ts: event type URLs are built from it. */
+const SITE_URL = 'http://127.0.0.1:3000';
+
+app.get('/event-types', async (request, reply) => {
+  const principal = await authenticate(request, reply, 'read:event-types');
+  const { rows } = await pool.query<EventTypeRow & { owner_slug: string }>({
+    name: 'event-types',
+    text: `select ${EVENT_TYPE_COLUMNS}, u.slug as owner_slug
+             from event_type et join app_user u on u.id = et.owner_id
+            where et.owner_id = $1
+            order by et.created_at, et.id`,
+    values: [principal.userId],
+  });
+  return rows.map((row) => toEventTypeDto(toEventType(row), eventTypeUrl(SITE_URL, row.owner_slug, row.slug)));
+});
+
+app.get('/leads', async (request, reply) => {
+  const principal = await authenticate(request, reply, 'read:leads');
+  const query = request.query as Record<string, string | undefined>;
+  const limit = intParam(query.limit, 'limit', 50, 1, 100);
+  const after = query.cursor ? decodeCursor(principal.userId, query.cursor) : null;
+  const select = `select ${LEAD_COLUMNS}, ${sortKeySql('l.created_at')} as sort_key from ${LEAD_FROM}`;
+  const { rows } = await pool.query<LeadRow & { sort_key: string }>(
+    after
+      ? {
+          name: 'leads-after',
+          text: `${select} where l.owner_id = $1 and (l.created_at, l.id) < ($2::timestamptz, $3)
+                  order by l.created_at desc, l.id desc limit $4`,
+          values: [principal.userId, after[0], after[1], limit + 1],
+        }
+      : {
+          name: 'leads-first',
+          text: `${select} where l.owner_id = $1 order by l.created_at desc, l.id desc limit $2`,
+          values: [principal.userId, limit + 1],
+        },
+  );
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    data: page.map(toLead),
     nextCursor: rows.length > limit && last ? encodeCursor(principal.userId, last.sort_key, last.id) : null,
   };
 });

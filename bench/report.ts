@@ -41,7 +41,10 @@ export interface TargetVerdict {
 }
 
 export const TARGETS = {
-  minRatio: 0.6,
+  minRatio: 0.8,
+  /** CPU per request against the baseline's for the same work: Node (the server process) and PostgreSQL. */
+  maxNodeCpuRatio: 1.5,
+  maxDatabaseCpuRatio: 1.2,
   contactsFirstP50Ms: 50,
   maxP99Ms: 100,
   /** GET /availability, 31 days, 500 bookings: p99 at one connection and node CPU per call (issue 15). */
@@ -83,6 +86,18 @@ export function evaluateTargets(measurements: Measurement[]): TargetVerdict[] {
         met: m.ratio >= TARGETS.minRatio,
       });
     }
+    const cpuAgainstBase = (target: string, limit: number, value: number | undefined, baseValue: number | undefined) => {
+      if (value === undefined || !baseValue) return;
+      const ratio = value / baseValue;
+      verdicts.push({
+        target: `${target} ≤ ${limit} × baseline`,
+        subject,
+        value: `${ratio.toFixed(2)} (${Math.round(value)} vs ${Math.round(baseValue)} µs)`,
+        met: ratio <= limit,
+      });
+    };
+    cpuAgainstBase('node CPU per request', TARGETS.maxNodeCpuRatio, m.serverCpuUs, base?.serverCpuUs);
+    cpuAgainstBase('PostgreSQL CPU per request', TARGETS.maxDatabaseCpuRatio, m.databaseCpuUs, base?.databaseCpuUs);
     if (m.p99 !== undefined) {
       verdicts.push({
         target: `p99 ≤ ${TARGETS.maxP99Ms} ms`,

@@ -43,7 +43,7 @@ const TEAM_SCENARIOS: { key: string; kind: TeamKind; hosts: number }[] = [
 
 export const WORKS: Work[] = [
   { key: 'me', label: 'GET /me', method: 'GET', path: '/me', user: 'heavy', hasBaseline: true },
-  { key: 'event-types', label: 'GET /event-types', method: 'GET', path: '/event-types', user: 'heavy', hasBaseline: false },
+  { key: 'event-types', label: 'GET /event-types', method: 'GET', path: '/event-types', user: 'heavy', hasBaseline: true },
   {
     key: 'bookings.first',
     label: 'GET /bookings?limit=100, first page',
@@ -60,7 +60,7 @@ export const WORKS: Work[] = [
     user: 'heavy',
     hasBaseline: true,
   },
-  { key: 'leads', label: 'GET /leads?limit=100', method: 'GET', path: '/leads', user: 'heavy', hasBaseline: false },
+  { key: 'leads', label: 'GET /leads?limit=100', method: 'GET', path: '/leads', user: 'heavy', hasBaseline: true },
   { key: 'contacts.first', label: 'GET /contacts, first page', method: 'GET', path: '/contacts', user: 'heavy', hasBaseline: true },
   { key: 'contacts.deep', label: 'GET /contacts, deep offset', method: 'GET', path: '/contacts', user: 'heavy', hasBaseline: true },
   { key: 'contacts.search', label: 'GET /contacts?q=smith', method: 'GET', path: '/contacts', user: 'heavy', hasBaseline: true },

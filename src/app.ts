@@ -12,6 +12,8 @@ import { type Env, parseDurations, trustProxySetting } from './config/env.ts';
 import { DATABASE_TIMEOUTS, HTTP_TIMEOUTS, type HttpTimeouts, httpServerTimeouts, POSTGRES_COUNTER_TIMEOUTS } from './config/timeouts.ts';
 import { DeadlineClient, releaseConnectionsThatEnd } from './db/connection-guard.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
+import { PrincipalCache } from './identity/principal-cache.ts';
+import { listenForPrincipalChanges } from './identity/principal-invalidation.ts';
 import { DEFAULT_RETRY_DELAYS_MS, type RetryPolicy, startDeliveryWorker } from './modules/webhooks/delivery-worker.ts';
 import { registerRest, registerTrpc, TRPC_BASE_PATH } from './http/api-mounts.ts';
 import { registerDocs } from './http/docs.ts';
@@ -35,6 +37,9 @@ const SIGNUPS_PER_HOUR = 20;
 
 /** Failed authentications a client address may make per minute before it gets 429s. */
 const FAILED_AUTHENTICATIONS_PER_MINUTE = 30;
+/** The principal cache's bounds: entries (tokens in use at once) and the backstop lifetime of each. */
+const PRINCIPAL_CACHE_ENTRIES = 10_000;
+const PRINCIPAL_CACHE_TTL_MS = 30_000;
 
 export interface AppOptions {
   env: Env;
@@ -95,6 +100,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
       log.warn({ err: error }, 'rate-limit counter store unreachable; counting in process memory');
     }
   };
+  let lastListenerWarning = 0;
+  const principals = createPrincipalCache(options.databaseUrl, (error) => {
+    if (Date.now() - lastListenerWarning > 60_000) {
+      lastListenerWarning = Date.now();
+      log.warn({ err: error }, 'principal invalidation listener lost its connection; tokens are looked up on every request until it is back');
+    }
+  });
   const services: AppServices = {
     env,
     clock: options.clock ?? systemClock,
@@ -124,7 +136,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ),
     log,
     bearerResolvers: bearerResolversFor('/api/v2'),
+    principalCache: principals.cache,
   };
+  // Read-your-writes for revocations answered here (see PrincipalCache.lookup): any write request may be one.
+  fastify.addHook('onSend', async (request) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') principals.cache.noteLocalWrite();
+  });
 
   await fastify.register(fastifyCookie);
   await fastify.register(fastifyFormbody);
@@ -172,9 +189,18 @@ export async function buildApp(options: AppOptions): Promise<App> {
       await webhookWorker.stop();
       await webhookPool.end();
       await fastify.close();
+      await principals.close();
       await counterStore.close();
     },
   };
+}
+
+/** The principal cache and the LISTEN connection that keeps it honest (src/identity/principal-invalidation.ts). */
+function createPrincipalCache(databaseUrl: string, onError: (error: unknown) => void) {
+  const handlers = { onUserChanged: (userId: string) => cache.invalidateUser(userId), onReset: () => cache.clear() };
+  const listener = listenForPrincipalChanges(databaseUrl, handlers, onError);
+  const cache = new PrincipalCache({ maxEntries: PRINCIPAL_CACHE_ENTRIES, ttlMs: PRINCIPAL_CACHE_TTL_MS, feed: listener });
+  return { cache, close: () => listener.close() };
 }
 
 /** The delivery worker's own connections (as the ORM's, mikro-orm.config.ts): its polls never wait in the requests' pool. */

@@ -10,7 +10,10 @@ import { ACCESS_TOKEN_PREFIX, oauthAccessTokenResolver } from './oauth/tokens.ts
  */
 export function bearerResolversFor(resource: Exclude<ResourcePath, ''>): BearerResolvers {
   return {
-    [PAT_PREFIX]: resolvePersonalAccessToken,
-    [ACCESS_TOKEN_PREFIX]: oauthAccessTokenResolver(resource),
+    audience: resource,
+    byPrefix: {
+      [PAT_PREFIX]: resolvePersonalAccessToken,
+      [ACCESS_TOKEN_PREFIX]: oauthAccessTokenResolver(resource),
+    },
   };
 }

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { BearerResolvers } from '../identity/bearer.ts';
 import type { Principal } from '../identity/principal.ts';
+import type { PrincipalCache } from '../identity/principal-cache.ts';
 import type { ErrorDetail } from '../lib/errors.ts';
 import type { SharedServices } from '../lib/services.ts';
 
@@ -8,6 +9,8 @@ import type { SharedServices } from '../lib/services.ts';
 export interface AppServices extends SharedServices {
   /** How a bearer token becomes a principal on this API, by token prefix (assembled in src/bearer-resolvers.ts). */
   bearerResolvers: BearerResolvers;
+  /** Principals of bearer tokens this instance resolved lately; absent when caching is off. */
+  principalCache?: PrincipalCache;
 }
 
 export interface RequestInfo {

@@ -73,7 +73,7 @@ export async function authenticateRequest(ctx: Context): Promise<Principal> {
       ctx.request.surface === 'trpc' && !headers.authorization
         ? await authenticateSession(ctx.em, headers, ctx.env.SITE_URL, ctx.clock.now())
         : null;
-    return session ?? (await authenticateBearer(ctx.em, ctx.bearerResolvers, headers.authorization, ctx.clock.now()));
+    return session ?? (await authenticateBearer(ctx.em, ctx.bearerResolvers, headers.authorization, ctx.clock.now(), ctx.principalCache));
   } catch (error) {
     if (error instanceof AuthenticationError) {
       if (error.credentialRefused) refuseRepeatedFailures(ctx, await ctx.failedAuthThrottle.recordFailure(address));

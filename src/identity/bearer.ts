@@ -2,14 +2,28 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../lib/errors.ts';
 import type { Principal } from './principal.ts';
 
+/**
+ * A live token's principal, and until when (the request clock's time) that answer may be reused without asking
+ * the database again, provided no change of the user's tokens, grants or plan was notified meanwhile: the token's
+ * expiry, or the moment a PAT's last-used time is due to be written again.
+ */
+export interface ResolvedBearer {
+  principal: Principal;
+  reusableUntil: Date;
+}
+
 /** Turns one kind of bearer token into a principal, or null when no live token has that value. */
-export type BearerResolver = (em: EntityManager, token: string, now: Date) => Promise<Principal | null>;
+export type BearerResolver = (em: EntityManager, token: string, now: Date) => Promise<ResolvedBearer | null>;
 
 /**
- * The resolvers one protected resource accepts, by token prefix. Assembled where the app is wired
+ * The resolvers one protected resource (its `audience`) accepts, by token prefix. Assembled where the app is wired
  * (src/bearer-resolvers.ts), because OAuth access tokens are resolved by the OAuth server, which sits above identity.
  */
-export type BearerResolvers = Readonly<Record<string, BearerResolver>>;
+export interface BearerResolvers {
+  /** The resource these resolvers answer for; part of the principal cache's key, as an OAuth token's answer depends on it. */
+  readonly audience: string;
+  readonly byPrefix: Readonly<Record<string, BearerResolver>>;
+}
 
 export class AuthenticationError extends DomainError {
   /** RFC 6750 §3 error code for the WWW-Authenticate challenge; absent when no credentials were sent. */

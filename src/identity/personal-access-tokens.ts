@@ -1,9 +1,10 @@
 import type { EntityManager, QueryResult } from '@mikro-orm/postgresql';
 import { newId } from '../lib/ids.ts';
+import { executePrepared } from '../lib/prepared-sql.ts';
 import { generateToken, hashToken, looksLikeToken } from '../lib/secrets.ts';
 import { type SqlTimestamp, toDate } from '../lib/sql-values.ts';
 import { PersonalAccessTokenEntity } from './personal-access-token.entity.ts';
-import type { Principal } from './principal.ts';
+import type { ResolvedBearer } from './bearer.ts';
 import { isScope, type Scope } from './scopes.ts';
 import type { Plan } from './user.entity.ts';
 
@@ -57,22 +58,32 @@ interface TokenRow {
   plan: Plan;
 }
 
-export async function resolvePersonalAccessToken(em: EntityManager, token: string, now: Date): Promise<Principal | null> {
+export async function resolvePersonalAccessToken(em: EntityManager, token: string, now: Date): Promise<ResolvedBearer | null> {
   if (!looksLikeToken(PAT_PREFIX, token)) return null;
-  const [row] = await em.execute<TokenRow[]>(
+  const [row] = await executePrepared<TokenRow>(
+    em,
+    'pat.lookup',
     `select t.id, t.user_id, t.scopes, t.expires_at, t.revoked_at, t.last_used_at, u.plan
        from personal_access_token t join app_user u on u.id = t.user_id
       where t.token_hash = ?`,
     [hashToken(token)],
   );
   if (!row || row.revoked_at || (row.expires_at && toDate(row.expires_at) <= now)) return null;
-  if (!row.last_used_at || now.getTime() - toDate(row.last_used_at).getTime() > LAST_USED_PRECISION_MS) {
+  let lastUsed = row.last_used_at ? toDate(row.last_used_at) : null;
+  if (!lastUsed || now.getTime() - lastUsed.getTime() > LAST_USED_PRECISION_MS) {
     await em.execute('update personal_access_token set last_used_at = ? where id = ?', [now, row.id], 'run');
+    lastUsed = now;
   }
+  // Reused (by the principal cache) no longer than the last-used time may lag, nor past the token's expiry.
+  const lastUsedDue = lastUsed.getTime() + LAST_USED_PRECISION_MS;
+  const expiry = row.expires_at ? toDate(row.expires_at).getTime() : Number.POSITIVE_INFINITY;
   return {
-    userId: row.user_id,
-    plan: row.plan,
-    scopes: new Set(row.scopes.filter(isScope)),
-    credential: { kind: 'pat', id: row.id },
+    principal: {
+      userId: row.user_id,
+      plan: row.plan,
+      scopes: new Set(row.scopes.filter(isScope)),
+      credential: { kind: 'pat', id: row.id },
+    },
+    reusableUntil: new Date(Math.min(lastUsedDue, expiry)),
   };
 }

@@ -1,9 +1,9 @@
 import type { EntityManager, QueryResult } from '@mikro-orm/postgresql';
-import type { BearerResolver } from '../identity/bearer.ts';
-import type { Principal } from '../identity/principal.ts';
+import type { BearerResolver, ResolvedBearer } from '../identity/bearer.ts';
 import { isScope, type Scope } from '../identity/scopes.ts';
 import type { Plan } from '../identity/user.entity.ts';
 import { newId } from '../lib/ids.ts';
+import { executePrepared } from '../lib/prepared-sql.ts';
 import { generateToken, hashToken, looksLikeToken } from '../lib/secrets.ts';
 import { type SqlTimestamp, toDate } from '../lib/sql-values.ts';
 import { OAuthAccessTokenEntity, OAuthRefreshTokenEntity } from './oauth-token.entity.ts';
@@ -112,6 +112,7 @@ export interface LiveAccessToken {
   plan: Plan;
   scopes: Scope[];
   resource: string | null;
+  expiresAt: Date;
 }
 
 interface AccessTokenRow {
@@ -130,7 +131,9 @@ interface AccessTokenRow {
 /** The live access token with this value, or null (unknown, malformed, expired, revoked, or its grant revoked). */
 export async function findLiveAccessToken(em: EntityManager, token: string, now: Date): Promise<LiveAccessToken | null> {
   if (!looksLikeToken(ACCESS_TOKEN_PREFIX, token)) return null;
-  const [row] = await em.execute<AccessTokenRow[]>(
+  const [row] = await executePrepared<AccessTokenRow>(
+    em,
+    'oauth.access_token.lookup',
     `select t.id, t.grant_id, g.client_id, g.user_id, u.plan, t.scopes, t.resource, t.expires_at, t.revoked_at,
             g.revoked_at as grant_revoked_at
        from oauth_access_token t
@@ -148,6 +151,7 @@ export async function findLiveAccessToken(em: EntityManager, token: string, now:
     plan: row.plan,
     scopes: row.scopes.filter(isScope),
     resource: row.resource,
+    expiresAt: toDate(row.expires_at),
   };
 }
 
@@ -158,14 +162,17 @@ export async function findLiveAccessToken(em: EntityManager, token: string, now:
  * the token family across refreshes instead of restarting with every new access token.
  */
 export function oauthAccessTokenResolver(path: Exclude<ResourcePath, ''>): BearerResolver {
-  return async (em, token, now): Promise<Principal | null> => {
+  return async (em, token, now): Promise<ResolvedBearer | null> => {
     const live = await findLiveAccessToken(em, token, now);
     if (!live || !audienceAllows(live.resource, path)) return null;
     return {
-      userId: live.userId,
-      plan: live.plan,
-      scopes: new Set(live.scopes),
-      credential: { kind: 'oauth', id: live.grantId },
+      principal: {
+        userId: live.userId,
+        plan: live.plan,
+        scopes: new Set(live.scopes),
+        credential: { kind: 'oauth', id: live.grantId },
+      },
+      reusableUntil: live.expiresAt,
     };
   };
 }

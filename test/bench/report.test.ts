@@ -37,7 +37,7 @@ describe('bench report', () => {
       .filter((v) => !v.met)
       .map((v) => `${v.target} | ${v.subject}`);
     expect(missed).toEqual([
-      'throughput ≥ 0.6 × baseline | label of me [rest]',
+      'throughput ≥ 0.8 × baseline | label of me [rest]',
       'p99 ≤ 100 ms | label of me [rest]',
       'deep page ≥ 0.9 × first page throughput | GET /bookings [rest]',
       'no 409 when every POST books a distinct slot | label of bookings.create [rest]',
@@ -55,6 +55,23 @@ describe('bench report', () => {
     expect(verdicts.map((v) => [v.subject, v.value, v.met])).toEqual([
       ['label of me [mcp]', '1.20 (480 vs 400 µs)', true],
       ['label of bookings.first [mcp]', '1.40 (1400 vs 1000 µs)', false],
+    ]);
+  });
+
+  it('judges node CPU (at most 1.5 times) and PostgreSQL CPU (at most 1.2 times) per request against the baseline', () => {
+    const ms = [
+      { ...measured('me', 'baseline', 1000, 5, 20), serverCpuUs: 200, databaseCpuUs: 300 },
+      { ...measured('me', 'rest', 900, 6, 25), serverCpuUs: 290, databaseCpuUs: 370 },
+      { ...measured('me', 'trpc', 800, 7, 30), serverCpuUs: 310, databaseCpuUs: 360 },
+      { ...measured('leads', 'rest', 300, 10, 40), serverCpuUs: 5000, databaseCpuUs: 5000 },
+    ];
+    attachRatios(ms);
+    const verdicts = evaluateTargets(ms).filter((v) => v.target.includes('CPU per request'));
+    expect(verdicts.map((v) => [v.target, v.subject, v.value, v.met])).toEqual([
+      ['node CPU per request ≤ 1.5 × baseline', 'label of me [rest]', '1.45 (290 vs 200 µs)', true],
+      ['PostgreSQL CPU per request ≤ 1.2 × baseline', 'label of me [rest]', '1.23 (370 vs 300 µs)', false],
+      ['node CPU per request ≤ 1.5 × baseline', 'label of me [trpc]', '1.55 (310 vs 200 µs)', false],
+      ['PostgreSQL CPU per request ≤ 1.2 × baseline', 'label of me [trpc]', '1.20 (360 vs 300 µs)', true],
     ]);
   });
 });

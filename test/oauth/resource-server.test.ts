@@ -112,6 +112,8 @@ describe('OAuth access tokens on the API', () => {
     const access = (await obtainTokens(t.http, leaverCookie, client, { scope: 'read:profile' })).access_token;
     expect((await t.http.get('/api/v2/me').set(...bearer(access))).status).toBe(200);
     await t.em().execute("update app_user set plan = 'free' where id = ?", [leaver.id], 'run');
+    // Written through this instance's own database connection, as the service's own writes are: read-your-writes.
+    t.app.services.principalCache?.noteLocalWrite();
     const res = await t.http.get('/api/v2/me').set(...bearer(access));
     expect(res.status).toBe(401);
     expect(res.body.message).toMatch(/Team plan/);

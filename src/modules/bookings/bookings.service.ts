@@ -14,6 +14,7 @@ import {
   toBooking,
 } from './booking.rows.ts';
 import type { Booking } from './bookings.schemas.ts';
+import { executePrepared } from '../../lib/prepared-sql.ts';
 
 export interface ListBookingsQuery {
   status?: BookingStatus;
@@ -76,7 +77,9 @@ export async function listBookings(em: EntityManager, ownerId: string, query: Li
     params.push(after.key, after.id);
   }
   params.push(query.limit + 1);
-  const rows = await em.execute<BookingPageRow[]>(
+  const rows = await executePrepared<BookingPageRow>(
+    em,
+    'bookings.list',
     `select ${BOOKING_COLUMNS}, ${sortKeySql('b.start_at')} as sort_key
        from ${BOOKING_FROM}
       where ${conditions.join(' and ')}

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CONTACT_COLUMNS, type ContactRow, toContact } from './contact.rows.ts';
 import type { Contact } from './contacts.schemas.ts';
+import { executePrepared } from '../../lib/prepared-sql.ts';
 
 export interface ListContactsQuery {
   kind?: 'client' | 'lead';
@@ -26,6 +27,8 @@ export function containsPattern(q: string): string {
  * come from ONE statement, hence one snapshot, so they always agree; the left join keeps a row (the
  * total) when the offset lies past the end.
  */
+type ContactPageRow = Partial<ContactRow> & { total: string | number };
+
 export async function listContacts(em: EntityManager, ownerId: string, query: ListContactsQuery): Promise<ContactPage> {
   const conditions = ['owner_id = ?'];
   const params: unknown[] = [ownerId];
@@ -40,8 +43,7 @@ export async function listContacts(em: EntityManager, ownerId: string, query: Li
     params.push(containsPattern(q));
   }
   const where = conditions.join(' and ');
-  const rows = await em.execute<(Partial<ContactRow> & { total: string | number })[]>(
-    `with total as (select count(*) as total from contact where ${where})
+  const sql = `with total as (select count(*) as total from contact where ${where})
      select total.total, page.*
        from total left join lateral (
          select ${CONTACT_COLUMNS}
@@ -49,9 +51,13 @@ export async function listContacts(em: EntityManager, ownerId: string, query: Li
           where ${where}
           order by last_activity_at desc nulls last, email_key
           limit ? offset ?
-       ) page on true`,
-    [...params, ...params, query.limit, query.offset],
-  );
+       ) page on true`;
+  const values = [...params, ...params, query.limit, query.offset];
+  // A search is planned for its actual pattern (a generic plan cannot use the trigram index for a LIKE pattern
+  // it does not know), so only the plain listing is a prepared statement.
+  const rows = q
+    ? await em.execute<ContactPageRow[]>(sql, values)
+    : await executePrepared<ContactPageRow>(em, 'contacts.list', sql, values);
   const total = Number(rows[0]?.total ?? 0);
   const end = query.offset + query.limit;
   return {

@@ -11,6 +11,7 @@ import {
   type UpdateEventTypeInput,
 } from './event-type-input.schemas.ts';
 import { type EventType, eventTypeUrl, toEventTypeDto } from './event-types.schemas.ts';
+import { executePrepared } from '../../lib/prepared-sql.ts';
 
 type EventTypeWithOwnerRow = EventTypeRow & { owner_slug: string };
 
@@ -24,7 +25,9 @@ function toDto(row: EventTypeWithOwnerRow, siteUrl: string, privateLinkKey?: str
 
 /** The event types the user owns (active or not), oldest first. */
 export async function listEventTypes(em: EntityManager, ownerId: string, siteUrl: string): Promise<EventType[]> {
-  const rows = await em.execute<EventTypeWithOwnerRow[]>(
+  const rows = await executePrepared<EventTypeWithOwnerRow>(
+    em,
+    'event_types.list',
     `${EVENT_TYPE_SELECT}
       where et.owner_id = ?
       order by et.created_at, et.id`,

@@ -5,6 +5,7 @@ import { refreshContacts } from '../contacts/contacts.projection.ts';
 import { emitWebhookEvent } from '../webhooks/outbox.ts';
 import { LEAD_COLUMNS, LEAD_FROM, type LeadRow, type LeadStatus, readLead, toLead } from './lead.rows.ts';
 import type { Lead } from './leads.schemas.ts';
+import { executePrepared } from '../../lib/prepared-sql.ts';
 
 export interface ListLeadsQuery {
   status?: LeadStatus;
@@ -45,7 +46,9 @@ export async function listLeads(em: EntityManager, ownerId: string, query: ListL
     params.push(after.key, after.id);
   }
   params.push(query.limit + 1);
-  const rows = await em.execute<LeadPageRow[]>(
+  const rows = await executePrepared<LeadPageRow>(
+    em,
+    'leads.list',
     `select ${LEAD_COLUMNS}, ${sortKeySql('l.created_at')} as sort_key
        from ${LEAD_FROM}
       where ${conditions.join(' and ')}

@@ -7,10 +7,11 @@ import { AvailabilityScheduleEntity } from '../availability/availability-schedul
 import { defaultWeeklyHours } from '../availability/schedule.ts';
 import { type Plan, UserEntity } from '../../identity/user.entity.ts';
 import type { User } from './users.schemas.ts';
+import { executePrepared } from '../../lib/prepared-sql.ts';
 
 /** One plain select: em.findOne with partial fields cost ~1 ms of CPU per call here (bench: GET /me). */
 export async function getUserProfile(em: EntityManager, userId: string): Promise<User> {
-  const [user] = await em.execute<User[]>('select id, email, name, slug, timezone from app_user where id = ?', [userId]);
+  const [user] = await executePrepared<User>(em, 'users.me', 'select id, email, name, slug, timezone from app_user where id = ?', [userId]);
   if (!user) throw notFound('User');
   return { id: user.id, email: user.email, name: user.name ?? null, slug: user.slug, timezone: user.timezone };
 }

@@ -1,0 +1,49 @@
+import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql';
+
+/**
+ * Hot reads as named prepared statements. MikroORM writes each parameter into the SQL text, so PostgreSQL parses
+ * and plans every statement afresh; here the text keeps its `$n` placeholders and a name derived from it, so each
+ * pooled connection parses and plans it once (pg sends Parse only the first time it sees a name on a connection).
+ *
+ * Outside a transaction the statement goes to the ORM's own pg pool (same connections, limits and type parsers);
+ * inside one it must run on the transaction's connection, so it goes through `em.execute` as before. The SQL uses
+ * `?` placeholders like every other statement here, and must never have values written into it: each distinct text
+ * is a prepared statement on every connection. A text past MAX_STATEMENTS is run unprepared instead.
+ */
+const MAX_STATEMENTS = 256;
+
+interface Statement {
+  name: string;
+  text: string;
+}
+
+const statements = new Map<string, Statement>();
+let sequence = 0;
+
+export async function executePrepared<T>(em: EntityManager, label: string, sql: string, params: readonly unknown[]): Promise<T[]> {
+  const statement = em.getTransactionContext() ? undefined : statementFor(label, sql);
+  if (!statement) return em.execute<T[]>(sql, [...params]);
+  const pool = await (em.getConnection() as PostgreSqlConnection).getNativeClient();
+  const result = await pool.query({ name: statement.name, text: statement.text, values: [...params] });
+  return result.rows as T[];
+}
+
+function statementFor(label: string, sql: string): Statement | undefined {
+  const known = statements.get(sql);
+  if (known || statements.size >= MAX_STATEMENTS) return known;
+  const statement = { name: `${label}:${++sequence}`, text: numberPlaceholders(sql) };
+  statements.set(sql, statement);
+  return statement;
+}
+
+/** `?` → `$1`, `$2`… outside single-quoted literals (the form every SQL text here uses). */
+export function numberPlaceholders(sql: string): string {
+  let n = 0;
+  let quoted = false;
+  let out = '';
+  for (const char of sql) {
+    if (char === "'") quoted = !quoted;
+    out += char === '?' && !quoted ? `$${++n}` : char;
+  }
+  return out;
+}
