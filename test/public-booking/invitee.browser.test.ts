@@ -167,7 +167,11 @@ describe('invitee self-service in a browser', () => {
       await new Promise<void>((resolve) => hostSite.listen(0, 'localhost', resolve));
       hostSiteUrl = `http://localhost:${(hostSite.address() as AddressInfo).port}/`;
     });
-    afterAll(() => new Promise<void>((resolve) => hostSite.close(() => resolve())));
+    afterAll(async () => {
+      // The browser still holds its keep-alive connections; close() alone would wait for them.
+      hostSite.closeAllConnections();
+      await new Promise<void>((resolve) => hostSite.close(() => resolve()));
+    });
 
     it(
       'loads in an iframe of another origin and resizes it to the booking page’s height',

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalidField, notFound } from '../../lib/errors.ts';
+import { executePrepared } from '../../lib/prepared-sql.ts';
 import {
   EVENT_TYPE_COLUMNS,
   type EventTypeKind,
@@ -21,7 +22,9 @@ export async function findEventType(
   id: string,
   ownerId?: string,
 ): Promise<EventTypeRecord | undefined> {
-  const [row] = await em.execute<EventTypeRow[]>(
+  const [row] = await executePrepared<EventTypeRow>(
+    em,
+    'event-type',
     `select ${EVENT_TYPE_COLUMNS} from event_type et where et.id = ?${ownerId === undefined ? '' : ' and et.owner_id = ?'}`,
     ownerId === undefined ? [id] : [id, ownerId],
   );
@@ -152,7 +155,7 @@ export function toCalendarHosts(rows: readonly CalendarRow[]): CalendarHost[] {
 }
 
 export async function loadCalendars(em: EntityManager, eventType: EventTypeRecord, from: number, to: number): Promise<CalendarHost[]> {
-  return toCalendarHosts(await em.execute<CalendarRow[]>(calendarsSql(eventType), calendarsParams(eventType, from, to)));
+  return toCalendarHosts(await executePrepared<CalendarRow>(em, 'calendars', calendarsSql(eventType), calendarsParams(eventType, from, to)));
 }
 
 /** The busy time of hosts already loaded (booking creation re-reads it under the calendar locks), in milliseconds. */
