@@ -60,6 +60,24 @@ describe('the webhook outbox', () => {
   });
   afterAll(() => t.close());
 
+  it('writes no event at all for an owner with no endpoint subscribed to it', async () => {
+    const quiet = await createUserWithToken(t.em(), { timezone: 'UTC' });
+    await setSchedule(t.em(), quiet.id, WEEKDAYS_9_TO_5);
+    const quietType = await createEventType(t.em(), quiet.id);
+    await t.http.post('/api/v2/webhooks').set(...bearer(quiet.token)).send({ url: 'http://127.0.0.1:9/leads', events: ['lead.updated'] });
+    const res = await t.http
+      .post('/api/v2/bookings')
+      .set(...bearer(quiet.token))
+      .send({ eventTypeId: quietType.id, start: '2026-03-02T09:00:00Z', durationMin: 30, invitee: invitee() });
+    expect(res.status).toBe(201);
+    const [row] = await t.em().execute<{ events: number; deliveries: number }[]>(
+      `select (select count(*)::int from webhook_event where owner_id = ?) as events,
+              (select count(*)::int from webhook_delivery d join webhook_endpoint w on w.id = d.endpoint_id where w.owner_id = ?) as deliveries`,
+      [quiet.id, quiet.id],
+    );
+    expect(row).toEqual({ events: 0, deliveries: 0 });
+  });
+
   it('writes booking.created, rescheduled, no_show and canceled with the booking as the API returned it', async () => {
     const book = () =>
       t.http

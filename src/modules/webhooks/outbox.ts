@@ -13,8 +13,10 @@ function eventBody(id: string, type: WebhookEventType, createdAt: Date, data: un
 }
 
 /**
- * Writes an event and one pending delivery per active endpoint of the owner subscribed to its type. Call it
- * with the transaction of the change the event describes: a write that rolls back then emits nothing.
+ * Writes an event and one pending delivery per active endpoint of the owner subscribed to its type, in one
+ * statement (the caller's transaction holds its hosts' locks meanwhile, so round trips count); nothing at all when
+ * no endpoint is subscribed. Call it with the transaction of the change the event describes: a write that rolls
+ * back then emits nothing.
  */
 export async function emitWebhookEvent(
   tx: EntityManager,
@@ -23,22 +25,18 @@ export async function emitWebhookEvent(
   data: unknown,
   now: Date,
 ): Promise<void> {
-  const [subscribed] = await tx.execute<{ any: boolean }[]>(
-    'select exists (select 1 from webhook_endpoint where owner_id = ? and active and ? = any (events)) as any',
-    [ownerId, type],
-  );
-  if (!subscribed?.any) return;
   const id = newEventId();
   await tx.execute(
-    'insert into webhook_event (id, owner_id, type, body, created_at) values (?, ?, ?, ?, ?)',
-    [id, ownerId, type, eventBody(id, type, now, data), now],
-    'run',
-  );
-  await tx.execute(
-    `insert into webhook_delivery (id, endpoint_id, event_id, next_attempt_at, created_at)
-     select gen_random_uuid()::text, w.id, ?, ?, ? from webhook_endpoint w
-      where w.owner_id = ? and w.active and ? = any (w.events)`,
-    [id, now, now, ownerId, type],
+    `with subscribed as (
+       select w.id from webhook_endpoint w where w.owner_id = ? and w.active and ? = any (w.events)
+     ), event as (
+       insert into webhook_event (id, owner_id, type, body, created_at)
+       select ?, ?, ?, ?, ? where exists (select 1 from subscribed)
+       returning id
+     )
+     insert into webhook_delivery (id, endpoint_id, event_id, next_attempt_at, created_at)
+     select gen_random_uuid()::text, subscribed.id, event.id, ?, ? from subscribed cross join event`,
+    [ownerId, type, id, ownerId, type, eventBody(id, type, now, data), now, now, now],
     'run',
   );
 }
