@@ -63,6 +63,7 @@ describe('POST /api/v2/bookings', () => {
       notes: 'See you',
       answers: [{ questionId: 'topic', value: 'Pricing' }],
       guests: ['guest@example.test'],
+      noShow: false,
       canceledAt: null,
       cancelReason: null,
       canceledBy: null,

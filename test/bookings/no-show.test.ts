@@ -39,7 +39,7 @@ async function listed(id: string) {
 }
 
 describe('POST /api/v2/bookings/{id}/no-show', () => {
-  it('marks a past booking’s invitee as a no-show (the default), counted on the contact; the Booking is unchanged', async () => {
+  it('marks a past booking’s invitee as a no-show (the default), counted on the contact and shown as the Booking’s noShow', async () => {
     const email = 'missed.once@example.test';
     const booking = await createBooking(t.em(), { eventType: intro, startAt: '2026-05-28T09:00:00Z', invitee: { email } });
     const before = await listed(booking.id);
@@ -47,7 +47,9 @@ describe('POST /api/v2/bookings/{id}/no-show', () => {
 
     const res = await mark(alice, booking.id);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual(before);
+    expect(before.noShow).toBe(false);
+    expect(res.body).toEqual({ ...before, noShow: true });
+    expect(await listed(booking.id)).toEqual(res.body);
     expect(await noShowOf(booking.id)).toBe(true);
     expect(await contact(email)).toMatchObject({ kind: 'client', meetings: 1, noShows: 1 });
 
@@ -62,6 +64,7 @@ describe('POST /api/v2/bookings/{id}/no-show', () => {
     expect(await contact(email)).toMatchObject({ noShows: 1 });
     const res = await mark(alice, booking.id, { noShow: false });
     expect(res.status).toBe(200);
+    expect(res.body.noShow).toBe(false);
     expect(await noShowOf(booking.id)).toBe(false);
     expect(await contact(email)).toMatchObject({ noShows: 0, meetings: 1 });
   });

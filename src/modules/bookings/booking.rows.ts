@@ -61,6 +61,7 @@ export function toBooking(row: BookingRow): Booking {
     notes: row.notes,
     answers: row.answers,
     guests: row.guests,
+    noShow: row.no_show,
     canceledAt: toIsoStringOrNull(row.canceled_at),
     cancelReason: row.cancel_reason,
     canceledBy: row.canceled_by,

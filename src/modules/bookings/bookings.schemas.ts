@@ -58,6 +58,14 @@ export const BookingSchema = z
       .array(z.string())
       .optional()
       .meta({ description: 'Further e-mail addresses the invitee added, as sent; empty when none.', examples: [['rui@example.com']] }),
+    noShow: z
+      .boolean()
+      .meta({
+        description:
+          'Whether the host marked the invitee as a no-show (`POST /bookings/{id}/no-show`). Absent only in responses stored before this field existed (idempotent replays, earlier webhook events).',
+        examples: [false],
+      })
+      .optional(),
     canceledAt: z.iso
       .datetime()
       .nullable()

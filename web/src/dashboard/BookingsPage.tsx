@@ -158,7 +158,7 @@ function BookingRow({ booking, onChanged }: { booking: BookingItem; onChanged: (
   const { user, onSessionLost } = useSession();
   const [panel, setPanel] = useState<Panel>('none');
   const [error, setError] = useState<string | null>(null);
-  const [noShow, setNoShow] = useState<boolean | null>(null);
+  const noShow = booking.noShow === true;
   const started = Date.parse(booking.startAt) <= Date.now();
   const active = booking.status === 'active';
 
@@ -166,7 +166,6 @@ function BookingRow({ booking, onChanged }: { booking: BookingItem; onChanged: (
     setError(null);
     try {
       onChanged(await api.bookings.markNoShow.mutate({ id: booking.id, noShow: value }));
-      setNoShow(value);
     } catch (failure) {
       onSessionLost(failure);
       setError(errorMessage(failure));
