@@ -1,4 +1,4 @@
-import { type ReactNode, type RefObject, useEffect, useId, useRef, useState } from 'react';
+import { type ReactNode, type RefObject, useCallback, useEffect, useId, useRef, useState } from 'react';
 
 export function Spinner({ label }: { label: string }) {
   return (
@@ -274,4 +274,19 @@ export function useFocusAfterRender<T extends HTMLElement>(): [RefObject<T | nul
     setPending(false);
   }, [pending]);
   return [ref, () => setPending(true)];
+}
+
+/** A set of chosen values (checkbox groups): the set, a toggle for one value, and a setter for all at once. */
+export function useChoiceSet<T>(initial: Iterable<T>): [Set<T>, (value: T, on: boolean) => void, (values: Iterable<T>) => void] {
+  const [chosen, setChosen] = useState<Set<T>>(() => new Set(initial));
+  const toggle = useCallback((value: T, on: boolean) => {
+    setChosen((current) => {
+      const next = new Set(current);
+      if (on) next.add(value);
+      else next.delete(value);
+      return next;
+    });
+  }, []);
+  const replace = useCallback((values: Iterable<T>) => setChosen(new Set(values)), []);
+  return [chosen, toggle, replace];
 }

@@ -95,21 +95,13 @@ function Booker({ eventType }: { eventType: EventTypeInfo }) {
   return (
     <div className="booking-shell">
       <main className="booking-card" aria-labelledby="event-title">
-        <aside className="booking-summary">
-          <div className="color-bar" style={{ background: eventType.color }} aria-hidden="true" />
-          <div>
-            <p className="booking-host">{hostName}</p>
-            <h1 id="event-title">{eventType.name}</h1>
-          </div>
+        <BookingSummary color={eventType.color} hostName={hostName} title={eventType.name}>
           <ul className="booking-facts">
             <li>
               <ClockIcon />
               <span>{formatDurations(eventType.durationsMin)}</span>
             </li>
-            <li>
-              <GlobeIcon />
-              <span>Times in {timeZone.replace(/_/g, ' ')}</span>
-            </li>
+            <TimeZoneFact timeZone={timeZone} />
             {eventType.seatsPerSlot > 1 && (
               <li>
                 <PeopleIcon />
@@ -122,7 +114,7 @@ function Booker({ eventType }: { eventType: EventTypeInfo }) {
               {formatSlot(step.slot, timeZone)}
             </p>
           )}
-        </aside>
+        </BookingSummary>
         <section className="booking-main" aria-label="Choose a time">
           {notice && step.kind === 'pick' && <ErrorNotice>{notice}</ErrorNotice>}
           {step.kind === 'pick' && (
@@ -704,6 +696,29 @@ export function formatSlot(slot: { start: string; end: string }, timeZone: strin
   return `${day.format(start)}, ${time.formatRange(start, new Date(slot.end))}`;
 }
 
+/** The left column of the booking and manage pages: whose meeting, which one, then what the page lists. */
+export function BookingSummary(props: { color: string; hostName: string; title: string; children: ReactNode }) {
+  return (
+    <aside className="booking-summary">
+      <div className="color-bar" style={{ background: props.color }} aria-hidden="true" />
+      <div>
+        <p className="booking-host">{props.hostName}</p>
+        <h1 id="event-title">{props.title}</h1>
+      </div>
+      {props.children}
+    </aside>
+  );
+}
+
+export function TimeZoneFact({ timeZone }: { timeZone: string }) {
+  return (
+    <li>
+      <GlobeIcon />
+      <span>Times in {timeZone.replace(/_/g, ' ')}</span>
+    </li>
+  );
+}
+
 export function ClockIcon() {
   return (
     <svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
@@ -713,7 +728,7 @@ export function ClockIcon() {
   );
 }
 
-export function GlobeIcon() {
+function GlobeIcon() {
   return (
     <svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
       <circle cx="12" cy="12" r="9" />

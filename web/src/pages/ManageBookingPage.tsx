@@ -5,7 +5,7 @@ import { api, errorMessage, errorStatus } from '../api.ts';
 import { AddToCalendar } from '../components/InviteeLinks.tsx';
 import { BrandMark, ErrorNotice, Spinner } from '../components/ui.tsx';
 import { browserTimeZone } from '../time.ts';
-import { ClockIcon, Confirmation, formatSlot, GlobeIcon, type Slot, SlotPicker } from './BookingPage.tsx';
+import { BookingSummary, ClockIcon, Confirmation, formatSlot, type Slot, SlotPicker, TimeZoneFact } from './BookingPage.tsx';
 
 type Managed = inferRouterOutputs<AppRouter>['publicBooking']['managed'];
 
@@ -77,26 +77,18 @@ function ManageBooking(props: { token: string; managed: Managed; onChange: (mana
   return (
     <div className="booking-shell">
       <main className="booking-card" aria-labelledby="event-title">
-        <aside className="booking-summary">
-          <div className="color-bar" style={{ background: eventType.color }} aria-hidden="true" />
-          <div>
-            <p className="booking-host">{hostName}</p>
-            <h1 id="event-title">{eventType.name}</h1>
-          </div>
+        <BookingSummary color={eventType.color} hostName={hostName} title={eventType.name}>
           <ul className="booking-facts">
             <li>
               <ClockIcon />
               <span data-testid="managed-when">{formatSlot({ start: booking.startAt, end: booking.endAt }, timeZone)}</span>
             </li>
-            <li>
-              <GlobeIcon />
-              <span>Times in {timeZone.replace(/_/g, ' ')}</span>
-            </li>
+            <TimeZoneFact timeZone={timeZone} />
           </ul>
           <p className={canceled ? 'notice notice-warning' : 'notice notice-info'} data-testid="managed-status">
             {canceled ? `Canceled${booking.canceledBy === 'invitee' ? ' by you' : ` by ${hostName}`}` : 'Confirmed'}
           </p>
-        </aside>
+        </BookingSummary>
         <section className="booking-main" aria-label="Your booking">
           {error && <ErrorNotice>{error}</ErrorNotice>}
           {mode.kind === 'done' && (

@@ -1,6 +1,6 @@
 import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
 import { api, errorMessage } from '../../api.ts';
-import { ConfirmAction, ErrorNotice, formatDate, LoadFailed, SecretReveal, Spinner, useFocusAfterRender } from '../../components/ui.tsx';
+import { ConfirmAction, ErrorNotice, formatDate, LoadFailed, SecretReveal, Spinner, useChoiceSet, useFocusAfterRender } from '../../components/ui.tsx';
 import type { OnSessionLost, ScopeItem, TokenItem } from './types.ts';
 
 const EXPIRY_CHOICES = [
@@ -197,7 +197,7 @@ function CreateTokenForm(props: {
 }) {
   const [name, setName] = useState('');
   const [expiry, setExpiry] = useState<string>('30');
-  const [selected, setSelected] = useState<Set<string>>(new Set(['read:profile']));
+  const [selected, toggle, setSelected] = useChoiceSet<string>(['read:profile']);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const ids = { name: useId(), expiry: useId(), expiryHint: useId(), scopes: useId() };
@@ -230,15 +230,6 @@ function CreateTokenForm(props: {
     } finally {
       setBusy(false);
     }
-  }
-
-  function toggle(scope: string, on: boolean) {
-    setSelected((current) => {
-      const next = new Set(current);
-      if (on) next.add(scope);
-      else next.delete(scope);
-      return next;
-    });
   }
 
   return (
@@ -287,7 +278,7 @@ function CreateTokenForm(props: {
           <button
             type="button"
             className="btn btn-link"
-            onClick={() => setSelected(allSelected ? new Set() : new Set(props.scopes.map((s) => s.scope)))}
+            onClick={() => setSelected(allSelected ? [] : props.scopes.map((s) => s.scope))}
           >
             {allSelected ? 'Clear all' : 'Select all'}
           </button>

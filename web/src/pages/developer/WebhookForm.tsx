@@ -1,6 +1,6 @@
 import { type FormEvent, useId, useState } from 'react';
 import { api, errorMessage } from '../../api.ts';
-import { ErrorNotice } from '../../components/ui.tsx';
+import { ErrorNotice, useChoiceSet } from '../../components/ui.tsx';
 import type { OnSessionLost, WebhookEventKind, WebhookItem } from './types.ts';
 
 /** Every kind an endpoint can subscribe to, with what it means (a Record, so a new kind must be named here). */
@@ -25,7 +25,7 @@ export function WebhookForm(props: {
   const { editing } = props;
   const [url, setUrl] = useState(editing?.url ?? '');
   const [description, setDescription] = useState(editing?.description ?? '');
-  const [selected, setSelected] = useState<Set<WebhookEventKind>>(new Set(editing?.events ?? ['booking.created']));
+  const [selected, toggle] = useChoiceSet<WebhookEventKind>(editing?.events ?? ['booking.created']);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const ids = { title: useId(), url: useId(), urlHint: useId(), description: useId() };
@@ -50,15 +50,6 @@ export function WebhookForm(props: {
     } finally {
       setBusy(false);
     }
-  }
-
-  function toggle(kind: WebhookEventKind, on: boolean) {
-    setSelected((current) => {
-      const next = new Set(current);
-      if (on) next.add(kind);
-      else next.delete(kind);
-      return next;
-    });
   }
 
   return (
