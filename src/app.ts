@@ -6,6 +6,8 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { AppServices } from './api/context.ts';
 import { REST_BASE_PATH } from './api/openapi.ts';
+import { applyOutputChecks } from './api/output-checks.ts';
+import { appRouter } from './api/root.ts';
 import { bearerResolversFor } from './bearer-resolvers.ts';
 import { type CounterStore, createFailureThrottle, createRateLimiter, REDIS_COUNTER_TIMEOUT_MS } from './lib/rate-limit.ts';
 import { type Env, parseDurations, trustProxySetting } from './config/env.ts';
@@ -156,6 +158,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     siteUrl: env.SITE_URL,
     oauthClient: { clientId: API_REFERENCE_CLIENT_ID, redirectPath: API_REFERENCE_REDIRECT_PATH },
   });
+  applyOutputChecks(appRouter, env.NODE_ENV === 'production' ? 'off' : 'strict');
   await registerTrpc(fastify, services, orm);
   await registerRest(fastify, services, orm);
   await registerMcp(fastify, { ...services, bearerResolvers: bearerResolversFor('/mcp') }, orm, { deadlineOf: requestDeadline });

@@ -15,34 +15,6 @@ import { type RateLimiter, rateLimitHeaders } from '../lib/rate-limit.ts';
 import { middleware, publicProcedure } from './trpc.ts';
 
 /**
- * The last step before a procedure's schema: every input (REST query, path and body, tRPC input, the public
- * booking page's slugs) is checked here, once, for text PostgreSQL cannot store and absurd nesting, together with
- * what the HTTP layer found wrong with a REST query string or body shape. All of it is the caller's fault (400).
- */
-const rejectUnacceptableInput = middleware(async ({ ctx, getRawInput, next }) => {
-  const unsafe = findUnsafeInput(await getRawInput());
-  const problems = [...(ctx.request.inputProblems ?? []), ...(unsafe ? [unsafe] : [])];
-  if (problems.length > 0) throw new DomainError('invalid_request', summarizeIssues(problems), problems);
-  return next();
-});
-
-/**
- * A procedure whose meta says `idempotent` honours an Idempotency-Key (400 when malformed): the key, in the
- * caller's key space (the credential it authenticated with, or its address on the public booking page), reaches
- * the procedure as `ctx.idempotency`; a replayed stored response is marked `Idempotent-Replayed: true`.
- */
-const honourIdempotencyKey = middleware(async ({ ctx, meta, next }) => {
-  const key = meta?.idempotent ? readIdempotencyKey(ctx.request.headers) : undefined;
-  if (key === undefined) return next({ ctx: { idempotency: undefined as IdempotencyScope | undefined } });
-  const { principal } = ctx as Context;
-  const keySpace = principal ? `${principal.credential.kind}:${principal.credential.id}` : `ip:${ctx.request.ip}`;
-  const idempotency: IdempotencyScope = { principal: keySpace, key };
-  const result = await next({ ctx: { idempotency: idempotency as IdempotencyScope | undefined } });
-  if (idempotency.replayed) ctx.response.headers[REPLAYED_HEADER] = 'true';
-  return result;
-});
-
-/**
  * Resource metadata (RFC 9728) of the resource the request addressed, /mcp or this API; 401 and 403 challenges
  * point clients at it.
  */
@@ -50,15 +22,6 @@ export function resourceMetadataUrl(ctx: Pick<Context, 'env' | 'request'>): stri
   const resource = ctx.request.surface === 'mcp' ? 'mcp' : 'api/v2';
   return `${ctx.env.SITE_URL}/.well-known/oauth-protected-resource/${resource}`;
 }
-
-/**
- * A bearer token (PAT or OAuth access token) on every surface; on /trpc, when no token is sent, the
- * first-party session cookie (with its CSRF header) instead: see src/identity/session-principal.ts.
- */
-const authenticate = middleware(async ({ ctx, next }) => {
-  if (ctx.principal) return next({ ctx: { principal: ctx.principal } });
-  return next({ ctx: { principal: await authenticateRequest(ctx) } });
-});
 
 /**
  * The request's principal, or an error (401 with its WWW-Authenticate challenge in `ctx.response.headers`, or 429
@@ -109,11 +72,6 @@ async function enforceRateLimit(ctx: Context, limiter: RateLimiter, key: string,
   }
 }
 
-const limitRate = middleware(async ({ ctx, next }) => {
-  if (!ctx.request.rateLimitCounted) await countAgainstTokenBudget(ctx as Context & { principal: Principal });
-  return next();
-});
-
 /**
  * Counts the request against its credential's budget (one per token across /api/v2, /trpc and /mcp), with the
  * X-RateLimit-* headers in `ctx.response.headers`; 429 over budget.
@@ -124,13 +82,6 @@ export async function countAgainstTokenBudget(ctx: Context & { principal: Princi
   await enforceRateLimit(ctx, ctx.apiRateLimiter, `${credential.kind}:${credential.id}`, subject);
 }
 
-function requireScope(scope: Scope) {
-  return middleware(async ({ ctx, next }) => {
-    checkScope(ctx as Context & { principal: Principal }, scope);
-    return next();
-  });
-}
-
 /** 403 with an `insufficient_scope` challenge (the scope to step up to) when the principal lacks `scope`. */
 export function checkScope(ctx: Context & { principal: Principal }, scope: Scope): void {
   if (ctx.principal.scopes.has(scope)) return;
@@ -139,52 +90,86 @@ export function checkScope(ctx: Context & { principal: Principal }, scope: Scope
   throw new DomainError('forbidden', `This token lacks the "${scope}" scope, which this endpoint requires.`);
 }
 
-const requireSession = middleware(async ({ ctx, next }) => {
-  const principal = (ctx as Context & { principal: Principal }).principal;
-  if (principal.credential.kind !== 'session') {
-    throw new DomainError(
-      'forbidden',
-      'This needs a signed-in session in the web app; API tokens cannot manage tokens or apps.',
-    );
-  }
-  return next();
-});
+/** 403 unless the principal signed in to the web app: no token can mint another token or register an app. */
+function checkSession(principal: Principal): void {
+  if (principal.credential.kind === 'session') return;
+  throw new DomainError('forbidden', 'This needs a signed-in session in the web app; API tokens cannot manage tokens or apps.');
+}
+
+/**
+ * The last step before a procedure's schema: every input (REST query, path and body, tRPC input, the public
+ * booking page's slugs) is checked here, once, for text PostgreSQL cannot store and absurd nesting, together with
+ * what the HTTP layer found wrong with a REST query string or body shape. All of it is the caller's fault (400).
+ */
+async function rejectUnacceptableInput(ctx: Context, getRawInput: () => Promise<unknown>): Promise<void> {
+  const unsafe = findUnsafeInput(await getRawInput());
+  const problems = [...(ctx.request.inputProblems ?? []), ...(unsafe ? [unsafe] : [])];
+  if (problems.length > 0) throw new DomainError('invalid_request', summarizeIssues(problems), problems);
+}
+
+/**
+ * A procedure whose meta says `idempotent` honours an Idempotency-Key (400 when malformed): the key, in the
+ * caller's key space (the credential it authenticated with, or its address on the public booking page), reaches
+ * the procedure as `ctx.idempotency`; a replayed stored response is marked `Idempotent-Replayed: true`.
+ */
+function idempotencyScope(ctx: Context, idempotent: boolean | undefined, principal: Principal | undefined): IdempotencyScope | undefined {
+  const key = idempotent ? readIdempotencyKey(ctx.request.headers) : undefined;
+  if (key === undefined) return undefined;
+  const keySpace = principal ? `${principal.credential.kind}:${principal.credential.id}` : `ip:${ctx.request.ip}`;
+  return { principal: keySpace, key };
+}
+
+function markReplay(ctx: Context, idempotency: IdempotencyScope | undefined): void {
+  if (idempotency?.replayed) ctx.response.headers[REPLAYED_HEADER] = 'true';
+}
+
+/**
+ * The gate of an authenticated procedure, in one middleware (tRPC copies the call's options and the context at
+ * every middleware level, a measurable share of a small request): authentication (a bearer token on every
+ * surface; on /trpc without a token, the first-party session cookie with its CSRF header, see
+ * src/identity/session-principal.ts), the per-credential rate limit, the scope or session check, the input
+ * check, then the Idempotency-Key. In that order, so that even a 403 carries the rate-limit headers.
+ */
+function authenticatedGate(check: (ctx: Context & { principal: Principal }) => void) {
+  return middleware(async ({ ctx, meta, getRawInput, next }) => {
+    const principal = ctx.principal ?? (await authenticateRequest(ctx));
+    const admitted = { ...ctx, principal };
+    if (!ctx.request.rateLimitCounted) await countAgainstTokenBudget(admitted);
+    check(admitted);
+    await rejectUnacceptableInput(ctx, getRawInput);
+    const idempotency = idempotencyScope(ctx, meta?.idempotent, principal);
+    const result = await next({ ctx: { principal, idempotency } });
+    markReplay(ctx, idempotency);
+    return result;
+  });
+}
 
 /**
  * A first-party procedure on /trpc for the signed-in user only (session cookie + CSRF header): a bearer
  * token is refused with 403, so no token can mint another token or register an app. Rate-limited per session.
  */
-export const sessionProcedure = publicProcedure
-  .use(authenticate)
-  .use(limitRate)
-  .use(requireSession)
-  .use(rejectUnacceptableInput)
-  .use(honourIdempotencyKey);
+export const sessionProcedure = publicProcedure.use(authenticatedGate((ctx) => checkSession(ctx.principal)));
 
 /**
  * A procedure callable with a token carrying `scope`: authentication, the Team-plan rule, the per-token
  * rate limit and the scope check run in that order, so even a 403 carries the rate-limit headers.
  */
 export function scopedProcedure(scope: Scope) {
-  return publicProcedure
-    .meta({ scope })
-    .use(authenticate)
-    .use(limitRate)
-    .use(requireScope(scope))
-    .use(rejectUnacceptableInput)
-    .use(honourIdempotencyKey);
+  return publicProcedure.meta({ scope }).use(authenticatedGate((ctx) => checkScope(ctx, scope)));
 }
-
-const limitPublicRate = middleware(async ({ ctx, next }) => {
-  await enforceRateLimit(ctx, ctx.publicRateLimiter, `ip:${ctx.request.ip}`, 'address');
-  return next();
-});
 
 /**
  * An unauthenticated procedure (the public booking page), rate-limited per client address with the
- * X-RateLimit-* headers; 429 with Retry-After when the address exceeds its budget.
+ * X-RateLimit-* headers (429 with Retry-After when the address exceeds its budget), then the input check and the
+ * Idempotency-Key, in one middleware like the authenticated gate.
  */
-export const publicRateLimitedProcedure = publicProcedure
-  .use(limitPublicRate)
-  .use(rejectUnacceptableInput)
-  .use(honourIdempotencyKey);
+export const publicRateLimitedProcedure = publicProcedure.use(
+  middleware(async ({ ctx, meta, getRawInput, next }) => {
+    await enforceRateLimit(ctx, ctx.publicRateLimiter, `ip:${ctx.request.ip}`, 'address');
+    await rejectUnacceptableInput(ctx, getRawInput);
+    const idempotency = idempotencyScope(ctx, meta?.idempotent, undefined);
+    const result = await next({ ctx: { idempotency } });
+    markReplay(ctx, idempotency);
+    return result;
+  }),
+);

@@ -71,32 +71,27 @@ function restErrorShape(body: ErrorBody): ErrorBody & { toJSON(): ErrorBody } {
 export const REST_BASE_PATH = '/api/v2';
 
 /**
+ * What every procedure's outcome goes through, in one middleware (each middleware level costs tRPC two copies of
+ * the call's options): the success status the procedure declares, and the one conversion of domain and
+ * infrastructure errors into transport errors (tRPC code, hence HTTP status).
+ *
  * A REST answer's status is the one the procedure declares in `meta.successStatus` (also what the OpenAPI
  * document says), unless the handler sets another (e.g. 200 for an idempotent replay of a 201). A 201 of a
  * POST to a collection names the new resource in `Location`: the collection's path plus the created `id`
  * (every created resource is readable at `GET <collection>/{id}`).
  */
-const declaredSuccessStatus = t.middleware(async ({ ctx, meta, next }) => {
+const shapeOutcome = t.middleware(async ({ ctx, meta, path, next }) => {
   if (meta?.successStatus !== undefined) ctx.response.status ??= meta.successStatus;
   const result = await next();
-  if (result.ok && ctx.request.surface === 'rest' && ctx.response.status === 201 && meta?.openapi?.method === 'POST') {
-    const id = createdId(result.data);
-    if (id !== undefined) {
-      ctx.response.headers.Location = `${ctx.env.SITE_URL}${REST_BASE_PATH}${meta.openapi.path}/${encodeURIComponent(id)}`;
+  if (result.ok) {
+    if (ctx.request.surface === 'rest' && ctx.response.status === 201 && meta?.openapi?.method === 'POST') {
+      const id = createdId(result.data);
+      if (id !== undefined) {
+        ctx.response.headers.Location = `${ctx.env.SITE_URL}${REST_BASE_PATH}${meta.openapi.path}/${encodeURIComponent(id)}`;
+      }
     }
+    return result;
   }
-  return result;
-});
-
-function createdId(data: unknown): string | undefined {
-  const id = typeof data === 'object' && data !== null ? (data as { id?: unknown }).id : undefined;
-  return typeof id === 'string' ? id : undefined;
-}
-
-/** The one place domain and infrastructure errors become transport errors (tRPC code, hence HTTP status). */
-const convertErrors = t.middleware(async ({ ctx, next, path }) => {
-  const result = await next();
-  if (result.ok) return result;
   const error = result.error;
   const cause = error.cause;
   if (cause instanceof DomainError) {
@@ -113,6 +108,11 @@ const convertErrors = t.middleware(async ({ ctx, next, path }) => {
   return result;
 });
 
+function createdId(data: unknown): string | undefined {
+  const id = typeof data === 'object' && data !== null ? (data as { id?: unknown }).id : undefined;
+  return typeof id === 'string' ? id : undefined;
+}
+
 const loggedFailures = new WeakSet<Error>();
 
 /**
@@ -128,7 +128,7 @@ export function logFailureOutsideProcedure(log: Context['log'], error: TRPCError
  * The base of every procedure: errors converted first of all. tRPC's raw `procedure` is not exported, so no
  * procedure can skip the conversion; src/api/procedures.ts builds the authenticated ones on top of this.
  */
-export const publicProcedure = t.procedure.use(convertErrors).use(declaredSuccessStatus);
+export const publicProcedure = t.procedure.use(shapeOutcome);
 export const middleware = t.middleware;
 export const router = t.router;
 export const mergeRouters = t.mergeRouters;
