@@ -1,8 +1,12 @@
-import { METHODS } from 'node:http';
+import { METHODS, type ServerResponse } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
+import { fastifyRequestHandler, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type CreateOpenApiFastifyPluginOptions, fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
+import {
+  createOpenApiNodeHttpHandler,
+  type CreateOpenApiNodeHttpHandlerOptions,
+  type NodeHTTPRequest,
+} from 'trpc-to-openapi';
 import { type AppServices, type Context, createContextInner, type RequestInfo } from '../api/context.ts';
 import { buildOpenApiDocument, REST_BASE_PATH } from '../api/openapi.ts';
 import { type AppRouter, appRouter } from '../api/root.ts';
@@ -35,31 +39,52 @@ function contextFor(services: AppServices, orm: MikroORM, req: FastifyRequest, s
 
 /** The typed tRPC API for first-party apps (superjson) at /trpc. */
 export async function registerTrpc(app: FastifyInstance, services: AppServices, orm: MikroORM): Promise<void> {
-  const options: FastifyTRPCPluginOptions<AppRouter> = {
-    prefix: TRPC_BASE_PATH,
-    trpcOptions: {
-      router: appRouter,
-      createContext: ({ req }) => contextFor(services, orm, req, 'trpc'),
-      onError: ({ error, path }) => logFailureOutsideProcedure(services.log, error, path),
-      // Answers carry the caller's own data (and session.current its CSRF token): never store them in a cache.
-      responseMeta: ({ ctx, errors }) => ({
-        headers: new Headers({
-          'Cache-Control': 'no-store',
-          ...(ctx as Context | undefined)?.response.headers,
-          ...Object.assign({}, ...errors.map((error) => toErrorResponse(error).headers)),
-        }),
+  const trpcOptions: FastifyTRPCPluginOptions<AppRouter>['trpcOptions'] = {
+    router: appRouter,
+    createContext: ({ req }) => contextFor(services, orm, req, 'trpc'),
+    onError: ({ error, path }) => logFailureOutsideProcedure(services.log, error, path),
+    // Answers carry the caller's own data (and session.current its CSRF token): never store them in a cache.
+    responseMeta: ({ ctx, errors }) => ({
+      headers: new Headers({
+        'Cache-Control': 'no-store',
+        ...(ctx as Context | undefined)?.response.headers,
+        ...Object.assign({}, ...errors.map((error) => toErrorResponse(error).headers)),
       }),
-    },
+    }),
   };
-  await app.register(fastifyTRPCPlugin, options);
+  // tRPC's own Fastify plugin, but for how the answer is written: see sendFetchResponse.
+  await app.register(async (scope) => {
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+    scope.removeContentTypeParser('multipart/form-data');
+    scope.addContentTypeParser('multipart/form-data', {}, (_request, body, done) => done(null, body));
+    scope.all<{ Params: { path: string } }>(`${TRPC_BASE_PATH}/:path`, async (request, reply) => {
+      const res = { raw: reply.raw, send: (response: Response) => sendFetchResponse(reply, response) };
+      await fastifyRequestHandler({ ...trpcOptions, req: request, res: res as unknown as FastifyReply, path: request.params.path });
+    });
+  });
+}
+
+/**
+ * A JSON answer of tRPC's Fetch handler, written in one piece with its length. Handed the `Response` itself,
+ * Fastify would stream its body: chunked encoding, one socket write for the body and another for its end, a
+ * system call that cost more than all of tRPC's own work on a small request (bench, `--profile`). Anything else
+ * (a stream of results) is still streamed.
+ */
+async function sendFetchResponse(reply: FastifyReply, response: Response): Promise<FastifyReply> {
+  if (!response.headers.get('content-type')?.startsWith('application/json')) return reply.send(response);
+  const body = await response.text();
+  reply.code(response.status);
+  for (const [name, value] of response.headers) reply.header(name, value);
+  return reply.send(body);
 }
 
 /** The public REST API at /api/v2, generated from the same procedures by trpc-to-openapi. */
 export async function registerRest(app: FastifyInstance, services: AppServices, orm: MikroORM): Promise<void> {
-  const options: CreateOpenApiFastifyPluginOptions<AppRouter> = {
+  const options: CreateOpenApiNodeHttpHandlerOptions<AppRouter, NodeHTTPRequest, ServerResponse> = {
     router: appRouter,
-    basePath: REST_BASE_PATH,
-    createContext: ({ req }) => contextFor(services, orm, req as unknown as FastifyRequest, 'rest'),
+    // The handler is given a NodeRequestView (below), which keeps the Fastify request.
+    createContext: ({ req }) => contextFor(services, orm, (req as unknown as NodeRequestView).fastify, 'rest'),
     onError: ({ error, path }) => logFailureOutsideProcedure(services.log, error, path),
     // An error's status and headers come from the one error conversion; its body from the error formatter
     // (src/api/trpc.ts), which calls the same conversion.
@@ -95,7 +120,16 @@ export async function registerRest(app: FastifyInstance, services: AppServices, 
       if (problems.length > 0) restInputProblems.set(request, problems);
       request.raw.url = canonicalPath(path) + (query === undefined ? '' : `?${query}`);
     });
-    await scope.register(fastifyTRPCOpenApiPlugin, options);
+    // The handler reads only what the views give (every REST test goes through them); its parameter types name
+    // the whole Node request and response.
+    const handle = createOpenApiNodeHttpHandler(options) as unknown as (req: NodeRequestView, res: NodeResponseView) => Promise<void>;
+    scope.route({
+      method: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'],
+      url: `${REST_BASE_PATH}/*`,
+      handler: async (request, reply) => {
+        await handle(new NodeRequestView(request, request.url.slice(REST_BASE_PATH.length)), new NodeResponseView(reply));
+      },
+    });
     // Methods the adapter does not route (TRACE, OPTIONS, PROPFIND, QUERY, …) reach the same 405 with Allow;
     // Fastify routes only the methods it knows, so the others are made known (without a body) first.
     // QUERY is re-made bodyless: Fastify would otherwise refuse it for its missing Content-Type before routing.
@@ -154,4 +188,85 @@ function splitOnce(text: string, separator: string): [string, string | undefined
 
 function isPlainObject(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * What trpc-to-openapi's Node handler reads of a request, served from the Fastify request. Its own Fastify
+ * plugin binds six functions and defines a property on the request and reply at every call; these views share
+ * their methods on the prototype.
+ */
+class NodeRequestView {
+  readonly fastify: FastifyRequest;
+  /** The path and query below /api/v2, which is what the handler routes on. */
+  readonly url: string;
+  constructor(request: FastifyRequest, url: string) {
+    this.fastify = request;
+    this.url = url;
+  }
+  get method() {
+    return this.fastify.method;
+  }
+  get headers() {
+    return this.fastify.headers;
+  }
+  get body() {
+    return this.fastify.body;
+  }
+  get query() {
+    return this.fastify.query;
+  }
+  get socket() {
+    return this.fastify.raw.socket;
+  }
+  once(event: string, listener: () => void) {
+    this.fastify.raw.once(event, listener);
+    return this;
+  }
+  on(event: string, listener: () => void) {
+    this.fastify.raw.on(event, listener);
+    return this;
+  }
+  off(event: string, listener: () => void) {
+    this.fastify.raw.off(event, listener);
+    return this;
+  }
+}
+
+/**
+ * What the handler writes to, passed on to the Fastify reply (so its hooks and serialization apply). It also
+ * tells the handler when the answer has been written (`writableEnded`): the request's signal then stays
+ * unaborted when the connection closes, instead of building an abort error for every answered request.
+ */
+class NodeResponseView {
+  private readonly reply: FastifyReply;
+  constructor(reply: FastifyReply) {
+    this.reply = reply;
+  }
+  get statusCode() {
+    return this.reply.raw.statusCode;
+  }
+  set statusCode(status: number) {
+    this.reply.code(status);
+  }
+  get writableEnded() {
+    return this.reply.raw.writableEnded;
+  }
+  setHeader(name: string, value: string | number | readonly string[]) {
+    this.reply.header(name, value);
+  }
+  end(body?: string) {
+    if (!this.reply.sent) this.reply.send(body);
+  }
+  once(event: string, listener: () => void) {
+    this.reply.raw.once(event, listener);
+    return this;
+  }
+  on(event: string, listener: () => void) {
+    this.reply.raw.on(event, listener);
+    return this;
+  }
+  off(event: string, listener: () => void) {
+    this.reply.raw.off(event, listener);
+    return this;
+  }
 }
