@@ -141,8 +141,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
     principalCache: principals.cache,
   };
   // Read-your-writes for revocations answered here (see PrincipalCache.lookup): any write request may be one.
-  fastify.addHook('onSend', async (request) => {
+  fastify.addHook('onSend', (request, _reply, payload, done) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') principals.cache.noteLocalWrite();
+    done(null, payload);
   });
 
   await fastify.register(fastifyCookie);

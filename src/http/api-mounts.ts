@@ -105,20 +105,21 @@ export async function registerRest(app: FastifyInstance, services: AppServices, 
   await app.register(async (scope) => {
     // The route table answers what the adapter would not answer in the spec's words: an unknown path (404),
     // a known path with another method (405 with Allow) and a body that is not JSON (415).
-    scope.addHook('preHandler', async (request, reply) => {
+    scope.addHook('preHandler', (request, reply, done) => {
       const [path = '', query] = splitOnce(request.url, '?');
       // HEAD is Fastify's own answer for the GET routes.
-      if (request.method === 'HEAD') return;
+      if (request.method === 'HEAD') return done();
       const operation = operations.find((candidate) => candidate.method === request.method && candidate.pattern.test(path));
-      if (!operation) return refuse(reply, unroutable(request.method, path));
+      if (!operation) return void refuse(reply, unroutable(request.method, path));
       const isJson = request.headers['content-type']?.startsWith('application/json') ?? false;
       if ((takesBody(request.method) || (request.method === 'DELETE' && request.body !== undefined)) && !isJson) {
-        return refuse(reply, unsupportedMediaType());
+        return void refuse(reply, unsupportedMediaType());
       }
       const problems = inputProblems(request, operation, query);
       if (request.method === 'DELETE' && request.body !== undefined) problems.push(...mergeDeleteBody(request, operation));
       if (problems.length > 0) restInputProblems.set(request, problems);
       request.raw.url = canonicalPath(path) + (query === undefined ? '' : `?${query}`);
+      done();
     });
     // The handler reads only what the views give (every REST test goes through them); its parameter types name
     // the whole Node request and response.

@@ -29,15 +29,16 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
  * /trpc) are checked by the procedures themselves, which see them decoded (superjson included).
  */
 export function registerTextGuard(app: FastifyInstance, procedurePrefixes: string[]): void {
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const path = request.url.split('?')[0] ?? '';
-    if (procedurePrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) return;
+    if (procedurePrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) return done();
     for (const [part, value] of [['path', request.params], ['query', request.query], ['body', request.body]] as const) {
       const problem = findUnsafeInput(value);
       if (problem) {
         const where = [part, ...problem.path].join('.');
-        throw new UnacceptableInputError(`Parameter ${where} ${problem.message}.`);
+        return done(new UnacceptableInputError(`Parameter ${where} ${problem.message}.`));
       }
     }
+    done();
   });
 }

@@ -22,7 +22,7 @@ export class DeadlineExceeded extends Error {
  * for a POST.
  */
 export function registerRequestDeadline(app: FastifyInstance, ms: number): void {
-  app.addHook('preHandler', async (request, reply) => {
+  app.addHook('preHandler', (request, reply, done) => {
     const controller = new AbortController();
     deadlines.set(request, controller.signal);
     const timer = setTimeout(() => {
@@ -31,6 +31,7 @@ export function registerRequestDeadline(app: FastifyInstance, ms: number): void 
       if (!reply.sent && !reply.raw.headersSent) reply.send(exceeded);
     }, ms);
     reply.raw.once('close', () => clearTimeout(timer));
+    done();
   });
 }
 

@@ -1,5 +1,5 @@
-import { sha256 } from '@oslojs/crypto/sha2';
-import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding';
+import { createHash } from 'node:crypto';
+import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding';
 
 /**
  * A new secret token: a short type prefix (so secret scanners and logs can tell kinds apart) and
@@ -11,9 +11,13 @@ export function generateToken(prefix: string): string {
   return `${prefix}${encodeBase32LowerCaseNoPadding(bytes)}`;
 }
 
-/** Only this hash is stored; a random 256-bit token needs no slow hash, and lookups go by the hash. */
+/**
+ * Only this hash (SHA-256, hex) is stored; a random 256-bit token needs no slow hash, and lookups go by the hash.
+ * Every API request hashes its token (the principal cache is keyed by the hash too): Node's native SHA-256 takes
+ * a quarter of the time of a JavaScript one.
+ */
 export function hashToken(token: string): string {
-  return encodeHexLowerCase(sha256(new TextEncoder().encode(token)));
+  return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
 /** The form generateToken produces: lets malformed tokens be refused without a database read. */
