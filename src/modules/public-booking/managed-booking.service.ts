@@ -95,7 +95,7 @@ export async function linksForNewBooking(em: EntityManager, siteUrl: string, tok
 export async function getManagedBooking(em: EntityManager, token: string, siteUrl: string): Promise<ManagedBooking> {
   const { row, booking } = await findManaged(em, token);
   return {
-    booking,
+    booking: inviteeView(booking),
     eventType: {
       id: booking.eventType.id,
       name: booking.eventType.name,
@@ -107,6 +107,15 @@ export async function getManagedBooking(em: EntityManager, token: string, siteUr
     host: { name: row.host_name },
     links: inviteeLinks(siteUrl, token, booking, row),
   };
+}
+
+/**
+ * What the invitee may see of their booking: the host's notes, the other guests, the answers and the event type's
+ * private fields stay out (responses are not re-parsed in production, see src/api/output-checks.ts).
+ */
+function inviteeView(booking: Booking): ManagedBooking['booking'] {
+  const { id, startAt, endAt, durationMin, status, location, invitee, canceledAt, canceledBy } = booking;
+  return { id, startAt, endAt, durationMin, status, location, invitee, canceledAt, canceledBy };
 }
 
 /** The invitee cancels: as the host's cancellation (idempotent, frees the time), recorded as `canceledBy: invitee`. */
