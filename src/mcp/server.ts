@@ -6,7 +6,6 @@
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
   CallToolRequestSchema,
@@ -26,6 +25,7 @@ import type { Principal } from '../identity/principal.ts';
 import { DomainError } from '../lib/errors.ts';
 import { type ErrorResponse, errorResponse, toErrorResponse } from '../lib/error-response.ts';
 import { promptDefinitions, renderPrompt } from './prompts.ts';
+import { StatelessJsonTransport } from './stateless-transport.ts';
 import { type McpTool, toolsOf } from './tools.ts';
 
 export const MCP_PATH = '/mcp';
@@ -172,16 +172,29 @@ async function answerJsonRpc(
     if (typeof prompt === 'string') throw new McpError(ErrorCode.InvalidParams, prompt);
     return prompt;
   });
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const transport = new StatelessJsonTransport();
   await server.connect(transport);
-  // The transport writes the answer itself; the headers set so far (rate limit, no-store) go with it.
+  // Answered on the raw response, as the SDK's transport did: Fastify's onSend hooks never ran for an MCP answer.
+  reply.hijack();
+  // A client gone before its answer: the server aborts the handlers still running (closing closes the transport).
+  let answered = false;
+  reply.raw.once('close', () => {
+    if (!answered) void server.close();
+  });
+  const answer = await transport.answer({
+    headers: request.headers,
+    contentType: request.raw.headersDistinct['content-type']?.join(', '),
+    body: request.body,
+  });
+  answered = true;
+  if (!answer || reply.raw.destroyed) return;
+  // The headers set so far (rate limit, no-store, CORS) go with the answer.
   for (const [name, value] of Object.entries(reply.getHeaders())) {
     if (value !== undefined) reply.raw.setHeader(name, value);
   }
-  reply.hijack();
-  // Closing the server closes its transport.
-  reply.raw.on('close', () => void server.close());
-  await transport.handleRequest(request.raw, reply.raw, request.body);
+  const body = answer.body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(answer.body) };
+  reply.raw.writeHead(answer.status, body);
+  reply.raw.end(answer.body);
 }
 
 function send(reply: FastifyReply, answer: ErrorResponse): FastifyReply {
