@@ -127,7 +127,9 @@ export async function registerMcp(app: FastifyInstance, services: AppServices, o
         input: unknown,
       ) => Promise<unknown>;
       const value = await procedure(tool.takesInput ? (args ?? {}) : undefined);
-      const json = JSON.parse(JSON.stringify(value ?? null)) as unknown;
+      const json = value ?? null;
+      // The REST body as text; the structured content is the same value, serialized once more with the answer
+      // (to the same JSON: the procedure's output is what its zod output schema returned, plain data).
       return {
         content: [{ type: 'text', text: JSON.stringify(json) }],
         structuredContent: (tool.wrapsOutput ? { result: json } : json) as Record<string, unknown>,
