@@ -1,8 +1,10 @@
 /**
- * The MCP server at /mcp (Streamable HTTP, the official SDK in its stateless mode: a new server and transport per
- * request, plain JSON answers), so any instance answers any request. The door checks the Origin, authenticates the
- * bearer token for /mcp, counts the request against the token's budget and checks a tool call's scope before the
- * JSON-RPC handling; each tool runs its procedure through a tRPC caller, with the same middleware as REST.
+ * The MCP server at /mcp (Streamable HTTP, the official SDK's server in its stateless mode: a new server and
+ * transport per request, plain JSON answers), so any instance answers any request. The transport is ours
+ * (stateless-transport.ts): the SDK's checks and answers on the request Fastify already parsed, without the SDK's
+ * Node-to-Fetch conversion. The door checks the Origin, authenticates the bearer token for /mcp, counts the request
+ * against the token's budget and checks a tool call's scope before the JSON-RPC handling; each tool runs its
+ * procedure through a tRPC caller, with the same middleware as REST.
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -194,8 +196,8 @@ async function answerJsonRpc(
   for (const [name, value] of Object.entries(reply.getHeaders())) {
     if (value !== undefined) reply.raw.setHeader(name, value);
   }
-  const body = answer.body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(answer.body) };
-  reply.raw.writeHead(answer.status, body);
+  const entity = answer.body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(answer.body) };
+  reply.raw.writeHead(answer.status, entity);
   reply.raw.end(answer.body);
 }
 
