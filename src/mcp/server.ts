@@ -1,12 +1,13 @@
 /**
- * The MCP server at /mcp (Streamable HTTP, the official SDK in its stateless mode: a new server and transport per
- * request, plain JSON answers), so any instance answers any request. The door checks the Origin, authenticates the
- * bearer token for /mcp, counts the request against the token's budget and checks a tool call's scope before the
- * JSON-RPC handling; each tool runs its procedure through a tRPC caller, with the same middleware as REST.
+ * The MCP server at /mcp (Streamable HTTP, the official SDK's server in its stateless mode: a new server and
+ * transport per request, plain JSON answers), so any instance answers any request. The transport is ours
+ * (stateless-transport.ts): the SDK's checks and answers on the request Fastify already parsed, without the SDK's
+ * Node-to-Fetch conversion. The door checks the Origin, authenticates the bearer token for /mcp, counts the request
+ * against the token's budget and checks a tool call's scope before the JSON-RPC handling; each tool runs its
+ * procedure through a tRPC caller, with the same middleware as REST.
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
   CallToolRequestSchema,
@@ -26,6 +27,7 @@ import type { Principal } from '../identity/principal.ts';
 import { DomainError } from '../lib/errors.ts';
 import { type ErrorResponse, errorResponse, toErrorResponse } from '../lib/error-response.ts';
 import { promptDefinitions, renderPrompt } from './prompts.ts';
+import { StatelessJsonTransport } from './stateless-transport.ts';
 import { type McpTool, toolsOf } from './tools.ts';
 
 export const MCP_PATH = '/mcp';
@@ -127,7 +129,9 @@ export async function registerMcp(app: FastifyInstance, services: AppServices, o
         input: unknown,
       ) => Promise<unknown>;
       const value = await procedure(tool.takesInput ? (args ?? {}) : undefined);
-      const json = JSON.parse(JSON.stringify(value ?? null)) as unknown;
+      const json = value ?? null;
+      // The REST body as text; the structured content is the same value, serialized once more with the answer
+      // (to the same JSON: the procedure's output is what its zod output schema returned, plain data).
       return {
         content: [{ type: 'text', text: JSON.stringify(json) }],
         structuredContent: (tool.wrapsOutput ? { result: json } : json) as Record<string, unknown>,
@@ -172,16 +176,29 @@ async function answerJsonRpc(
     if (typeof prompt === 'string') throw new McpError(ErrorCode.InvalidParams, prompt);
     return prompt;
   });
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const transport = new StatelessJsonTransport();
   await server.connect(transport);
-  // The transport writes the answer itself; the headers set so far (rate limit, no-store) go with it.
+  // Answered on the raw response, as the SDK's transport did: Fastify's onSend hooks never ran for an MCP answer.
+  reply.hijack();
+  // A client gone before its answer: the server aborts the handlers still running (closing closes the transport).
+  let answered = false;
+  reply.raw.once('close', () => {
+    if (!answered) void server.close();
+  });
+  const answer = await transport.answer({
+    headers: request.headers,
+    contentType: request.raw.headersDistinct['content-type']?.join(', '),
+    body: request.body,
+  });
+  answered = true;
+  if (!answer || reply.raw.destroyed) return;
+  // The headers set so far (rate limit, no-store, CORS) go with the answer.
   for (const [name, value] of Object.entries(reply.getHeaders())) {
     if (value !== undefined) reply.raw.setHeader(name, value);
   }
-  reply.hijack();
-  // Closing the server closes its transport.
-  reply.raw.on('close', () => void server.close());
-  await transport.handleRequest(request.raw, reply.raw, request.body);
+  const entity = answer.body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(answer.body) };
+  reply.raw.writeHead(answer.status, entity);
+  reply.raw.end(answer.body);
 }
 
 function send(reply: FastifyReply, answer: ErrorResponse): FastifyReply {

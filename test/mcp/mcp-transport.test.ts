@@ -51,6 +51,69 @@ describe('MCP transport: protocol revisions, JSON-RPC errors, origins, the share
     expect(await res.json()).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number) } });
   });
 
+  it("answers each POST as the SDK's stateless Streamable HTTP transport does (JSON answers, no SSE)", async () => {
+    // A token per request: the budget here is 6 a minute.
+    const answer = async (body: unknown, headers: Record<string, string> = {}) => {
+      const res = await post((await createUserWithToken(t.em())).token, body, headers);
+      const text = await res.text();
+      return { status: res.status, contentType: res.headers.get('content-type'), body: text === '' ? undefined : JSON.parse(text) };
+    };
+    const refusal = (code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message }, id: null });
+    const ping = (id: number | string) => ({ jsonrpc: '2.0', id, method: 'ping' });
+    const initialized = { jsonrpc: '2.0', method: 'notifications/initialized' };
+
+    // Notifications (and responses) alone: 202 without a body.
+    expect(await answer(initialized)).toEqual({ status: 202, contentType: null, body: undefined });
+    expect(await answer([initialized, { jsonrpc: '2.0', id: 7, result: {} }])).toMatchObject({ status: 202, body: undefined });
+    // A batch: the responses in the order of its requests, notifications left out; an unknown method is -32601.
+    expect(await answer([ping('a'), initialized, { jsonrpc: '2.0', id: 'b', method: 'resources/list' }, ping(3)])).toEqual({
+      status: 200,
+      contentType: 'application/json',
+      body: [
+        { jsonrpc: '2.0', id: 'a', result: {} },
+        { jsonrpc: '2.0', id: 'b', error: { code: -32601, message: 'Method not found' } },
+        { jsonrpc: '2.0', id: 3, result: {} },
+      ],
+    });
+    expect(await answer(ping(1), { Accept: 'application/json' })).toEqual({
+      status: 406,
+      contentType: 'application/json',
+      body: refusal(-32000, 'Not Acceptable: Client must accept both application/json and text/event-stream'),
+    });
+    expect(await answer(Array.from({ length: 101 }, (_, i) => ping(i)))).toMatchObject({
+      status: 400,
+      body: refusal(-32600, 'Invalid Request: Batch must not exceed 100 messages'),
+    });
+    expect(await answer([initialize('2025-11-25'), ping(2)])).toMatchObject({
+      status: 400,
+      body: refusal(-32600, 'Invalid Request: Only one initialization request is allowed'),
+    });
+    expect(await answer(ping(1), { 'MCP-Protocol-Version': '1999-01-01' })).toMatchObject({
+      status: 400,
+      body: { error: { code: -32000, message: expect.stringMatching(/^Bad Request: Unsupported protocol version: 1999-01-01 \(supported versions: 2025-11-25, /) } },
+    });
+    // initialize negotiates whatever the header says.
+    expect(await answer(initialize('2025-06-18'), { 'MCP-Protocol-Version': '1999-01-01' })).toMatchObject({
+      status: 200,
+      body: { id: 1, result: { protocolVersion: '2025-06-18' } },
+    });
+  });
+
+  it('refuses a body that is not JSON as the SDK did (415), before reading it as JSON-RPC', async () => {
+    const someone = await createUserWithToken(t.em());
+    const res = await fetch(`${t.siteUrl}/mcp`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${someone.token}`, 'Content-Type': 'text/plain', Accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
+    expect(res.status).toBe(415);
+    expect(await res.json()).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'Unsupported Media Type: Content-Type must be application/json' },
+      id: null,
+    });
+  });
+
   it('accepts the origins of MCP_ALLOWED_ORIGINS and refuses others', async () => {
     const someone = await createUserWithToken(t.em());
     const list = { jsonrpc: '2.0', id: 1, method: 'tools/list' };

@@ -1,0 +1,137 @@
+/**
+ * The SDK's Streamable HTTP server transport, reduced to what /mcp uses (stateless, JSON answers, POST) and
+ * working on the request Fastify has already read and parsed. The SDK's own `StreamableHTTPServerTransport` turns
+ * each Node request into a Fetch Request and the answer back into a Node response (@hono/node-server), and its
+ * close builds an Error with a stack trace: more CPU per tool call than the rest of the JSON-RPC handling
+ * (bench `--only=me`). The checks and answers below are those of the SDK 1.32's
+ * `WebStandardStreamableHTTPServerTransport.handlePostRequest` and `send` in that mode, in the same order, with
+ * the SDK's own schemas and messages; test/mcp/mcp-transport.test.ts pins them.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { MAX_BATCH_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
+import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  isInitializeRequest,
+  isJSONRPCErrorResponse,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  JSONRPCMessageSchema,
+  type MessageExtraInfo,
+  type RequestId,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/sdk/types.js';
+
+/** What to answer the POST: a status and a JSON body, or no body (202 for notifications and responses only). */
+export interface JsonRpcAnswer {
+  status: number;
+  body?: string;
+}
+
+/** The request as the transport needs it: Node's headers (with `content-type` as sent, see below) and the parsed body. */
+export interface JsonRpcPost {
+  headers: IncomingHttpHeaders;
+  /** Every `Content-Type` line joined (Node keeps only the first; the SDK saw them all and refuses a duplicate). */
+  contentType: string | undefined;
+  /** The JSON body as Fastify parsed it; undefined when there was none to parse. */
+  body: unknown;
+}
+
+/** A transport for one HTTP POST: connect a server to it, then `answer` the request. */
+export class StatelessJsonTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+  readonly sessionId = undefined;
+  /** The requests of this POST, in order, with their responses once sent. */
+  #pending = new Map<RequestId, JSONRPCMessage | undefined>();
+  #settle: ((answer: JsonRpcAnswer | undefined) => void) | undefined;
+  #closed = false;
+
+  async start(): Promise<void> {}
+
+  /** The client went away: in-flight handlers are aborted (by the server) and nothing is answered. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#pending.clear();
+    this.#settle?.(undefined);
+    this.onclose?.();
+  }
+
+  /** The JSON-RPC answer to the POST, once every request in it has its response; undefined if closed first. */
+  answer(post: JsonRpcPost): Promise<JsonRpcAnswer | undefined> {
+    const accept = post.headers.accept;
+    if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) {
+      return this.#refuse(406, -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream');
+    }
+    if (!isJsonContentType(post.contentType)) {
+      return this.#refuse(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+    }
+    // Fastify parses every application/json body before the handler; without one the SDK found nothing to parse.
+    if (post.body === undefined) return this.#refuse(400, -32700, 'Parse error: Invalid JSON');
+    const raw = post.body;
+    if (Array.isArray(raw) && raw.length > MAX_BATCH_SIZE) {
+      return this.#refuse(400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages`);
+    }
+    let messages: JSONRPCMessage[];
+    try {
+      messages = Array.isArray(raw) ? raw.map((message) => JSONRPCMessageSchema.parse(message)) : [JSONRPCMessageSchema.parse(raw)];
+    } catch {
+      return this.#refuse(400, -32700, 'Parse error: Invalid JSON-RPC message');
+    }
+    try {
+      if (messages.some(isInitializeRequest)) {
+        if (messages.length > 1) return this.#refuse(400, -32600, 'Invalid Request: Only one initialization request is allowed');
+      } else {
+        const protocolVersion = post.headers['mcp-protocol-version'];
+        if (protocolVersion !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(String(protocolVersion))) {
+          const supported = SUPPORTED_PROTOCOL_VERSIONS.join(', ');
+          return this.#refuse(400, -32000, `Bad Request: Unsupported protocol version: ${protocolVersion} (supported versions: ${supported})`);
+        }
+      }
+      const extra: MessageExtraInfo = { requestInfo: { headers: post.headers } };
+      if (!messages.some(isJSONRPCRequest)) {
+        for (const message of messages) this.onmessage?.(message, extra);
+        return Promise.resolve({ status: 202 });
+      }
+      return new Promise((resolve) => {
+        this.#settle = resolve;
+        for (const message of messages) if (isJSONRPCRequest(message)) this.#pending.set(message.id, undefined);
+        for (const message of messages) this.onmessage?.(message, extra);
+      });
+    } catch (error) {
+      this.onerror?.(error as Error);
+      return Promise.resolve(errorAnswer(400, -32700, 'Parse error', String(error)));
+    }
+  }
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const isResponse = isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
+    const requestId = isResponse ? (message as { id: RequestId }).id : options?.relatedRequestId;
+    if (requestId === undefined) {
+      // No stream for server-initiated messages in stateless mode: the SDK drops them too.
+      if (isResponse) throw new Error('Cannot send a response on a standalone SSE stream unless resuming a previous client request');
+      return;
+    }
+    if (!this.#pending.has(requestId)) throw new Error(`No connection established for request ID: ${String(requestId)}`);
+    // Notifications about a request (progress, logging) have no place in a JSON answer.
+    if (!isResponse) return;
+    this.#pending.set(requestId, message);
+    const responses = [...this.#pending.values()];
+    if (responses.some((response) => response === undefined)) return;
+    this.#pending.clear();
+    this.#settle?.({ status: 200, body: JSON.stringify(responses.length === 1 ? responses[0] : responses) });
+  }
+
+  #refuse(status: number, code: number, message: string): Promise<JsonRpcAnswer> {
+    this.onerror?.(new Error(message));
+    return Promise.resolve(errorAnswer(status, code, message));
+  }
+}
+
+function errorAnswer(status: number, code: number, message: string, data?: string): JsonRpcAnswer {
+  const error = data === undefined ? { code, message } : { code, message, data };
+  return { status, body: JSON.stringify({ jsonrpc: '2.0', error, id: null }) };
+}
