@@ -82,7 +82,7 @@ export const WORKS: Work[] = [
       hasBaseline: true,
     }),
   ),
-  { key: 'bookings.create', label: 'POST /bookings', method: 'POST', path: '/bookings', user: 'booker', hasBaseline: false },
+  { key: 'bookings.create', label: 'POST /bookings', method: 'POST', path: '/bookings', user: 'booker', hasBaseline: true },
 ];
 
 export const BOOKINGS_PAGE = 100;
@@ -178,6 +178,9 @@ export function targetFor(
   if (surface === 'mcp') return trpc ? mcpTarget(work, prepared, trpc.tool, headers) : undefined;
   if (work.method === 'POST') {
     headers['content-type'] = 'application/json';
+    if (surface === 'baseline') {
+      return { method: 'POST', path: work.path, headers, expectStatus: 201, body: () => JSON.stringify(prepared.nextBooking()) };
+    }
     if (surface === 'rest') {
       return { method: 'POST', path: `/api/v2${work.path}`, headers, expectStatus: 201, body: () => JSON.stringify(prepared.nextBooking()) };
     }
