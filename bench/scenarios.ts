@@ -96,7 +96,11 @@ export interface Prepared {
   /** The cursor after DEEP_PAGES pages, as each server issues it (REST and tRPC share the service's). */
   deepCursor: { app?: string; baseline?: string };
   contactsDeepOffset: number;
-  /** Hands out distinct slots of the booker's 15-minute grid, one per POST. */
+  /**
+   * Hands out distinct slots of the booker's 15-minute grid, one per POST: one sequence for every surface of a
+   * run, so the baseline's bookings and the service's never share a slot (no wipe between surfaces is needed);
+   * resetBooker (bench/dataset.ts) wipes them all when the next run starts.
+   */
   nextBooking: () => CreateBookingBody;
 }
 
