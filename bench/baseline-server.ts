@@ -1,17 +1,23 @@
 /**
  * The yardstick: the fastest plain server doing the same work as the service for GET /me, GET /event-types,
- * GET /bookings, GET /leads, GET /contacts and GET /availability. Fastify with the plain pg driver and named prepared statements, no ORM, no tRPC, no zod:
+ * GET /bookings, GET /leads, GET /contacts, GET /availability and POST /bookings. Fastify with the plain pg driver and named prepared statements, no ORM, no tRPC, no zod:
  * per request it hashes the bearer token and looks it up (with the user's plan), bumps the rate-limit counter
  * with the very statement rate-limiter-flexible's RateLimiterPostgres runs, checks the scope, runs the same SQL
  * as the service and writes the same JSON and rate-limit headers.
  *
  * Keep the SQL here in step with the services (src/modules/bookings, event-types, leads, contacts): the ratio means
  * something only while both sides do the same work. Availability takes the service's statements and its pure
- * slot engine as they are, so that its ratio measures the stack around them.
+ * slot engine as they are, so that its ratio measures the stack around them. POST /bookings does the same: the
+ * service's statements where they are exported (the calendars read, the contact refresh, the webhook outbox),
+ * its pure slot engine and row mapper, and by hand the few short statements of the booking transaction itself.
  */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import pg from 'pg';
+import { BOOKING_CONTENTION } from '../src/config/timeouts.ts';
+import { numberPlaceholders } from '../src/lib/prepared-sql.ts';
+import { isValidTimeZone } from '../src/lib/time.ts';
 import { sortKeySql } from '../src/lib/keyset.ts';
 import {
   type CalendarRow,
@@ -23,10 +29,18 @@ import {
 } from '../src/modules/availability/availability.service.ts';
 import { computeSlotStarts } from '../src/modules/availability/slots.ts';
 import { formatMinute } from '../src/modules/availability/wall-clock.ts';
+import { INVITEE_LOCATION_KIND } from '../src/modules/bookings/booking-creation.service.ts';
 import { BOOKING_COLUMNS, BOOKING_FROM, type BookingRow, toBooking } from '../src/modules/bookings/booking.rows.ts';
-import { EVENT_TYPE_COLUMNS, type EventTypeRow, toEventType } from '../src/modules/event-types/event-type.rows.ts';
+import { refreshContacts } from '../src/modules/contacts/contacts.projection.ts';
+import {
+  EVENT_TYPE_COLUMNS,
+  type EventTypeRecord,
+  type EventTypeRow,
+  toEventType,
+} from '../src/modules/event-types/event-type.rows.ts';
 import { eventTypeUrl, toEventTypeDto } from '../src/modules/event-types/event-types.schemas.ts';
-import { LEAD_COLUMNS, LEAD_FROM, type LeadRow, toLead } from '../src/modules/leads/lead.rows.ts';
+import { LEAD_COLUMNS, LEAD_FROM, type LeadRow, readLead, toLead } from '../src/modules/leads/lead.rows.ts';
+import { emitWebhookEvent } from '../src/modules/webhooks/outbox.ts';
 import { numberedParams } from './dataset.ts';
 
 const url = process.env.BENCH_DATABASE_URL;
@@ -356,6 +370,231 @@ app.get('/availability', async (request, reply) => {
   const rules = slotRules(eventType, durationMin, new Date(), from, to);
   const starts = computeSlotStarts(rules, toCalendarHosts(calendars.rows), hostMode(eventType.kind));
   return { data: starts.map((start) => ({ start: formatMinute(start, tz), end: formatMinute(start + durationMin, tz) })) };
+});
+
+// --- POST /bookings: one booking of a one_on_one event type, as the service books it (booking-creation.service.ts). ---
+
+/**
+ * The slice of MikroORM's EntityManager that the service's refreshContacts, emitWebhookEvent and readLead use
+ * (`execute`), on the transaction's plain pg client: their SQL text as the service has it (so it cannot drift),
+ * each distinct text a named prepared statement.
+ */
+const sharedStatements = new Map<string, { name: string; text: string }>();
+function onClient(client: pg.PoolClient): EntityManager {
+  const execute = async (sql: string, params: unknown[] = []) => {
+    let statement = sharedStatements.get(sql);
+    if (!statement) sharedStatements.set(sql, (statement = { name: `shared-${sharedStatements.size}`, text: numberPlaceholders(sql) }));
+    return (await client.query({ name: statement.name, text: statement.text, values: params })).rows;
+  };
+  return { execute } as unknown as EntityManager;
+}
+
+interface CreateBookingBody {
+  eventTypeId: string;
+  start: string;
+  durationMin: number;
+  invitee: { name: string; email: string; timezone: string; textReminderNumber?: string; smsOptIn?: boolean };
+  answers?: { questionId: string; value: string }[];
+  guests?: string[];
+  notes?: string;
+  locationInput?: string;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const E164 = /^\+[1-9]\d{6,14}$/;
+const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+const MINUTE = 60_000;
+
+/** The body's checks, minimal (the service's zod schema is CreateBookingInputSchema): 400 on the first problem. */
+function bookingBody(raw: unknown): CreateBookingBody & { startMs: number } {
+  const bad = (field: string, why: string) => new HttpError(400, 'Bad Request', `${field} ${why}.`);
+  const body = raw as Partial<CreateBookingBody> | null;
+  if (typeof body !== 'object' || body === null) throw bad('body', 'must be a JSON object');
+  const { eventTypeId, start, durationMin, invitee } = body;
+  if (typeof eventTypeId !== 'string' || eventTypeId.length < 1 || eventTypeId.length > 64) throw bad('eventTypeId', 'is required');
+  const startMs = typeof start === 'string' && ISO_WITH_OFFSET.test(start) ? Date.parse(start) : Number.NaN;
+  if (Number.isNaN(startMs)) throw bad('start', 'must be an ISO 8601 date-time');
+  if (!Number.isInteger(durationMin) || durationMin! < 1 || durationMin! > 1440) throw bad('durationMin', 'must be an integer from 1 to 1440');
+  if (typeof invitee !== 'object' || invitee === null) throw bad('invitee', 'is required');
+  const name = typeof invitee.name === 'string' ? invitee.name.trim() : '';
+  if (name.length < 1 || name.length > 200) throw bad('invitee.name', 'must have 1 to 200 characters');
+  if (typeof invitee.email !== 'string' || invitee.email.length > 254 || !EMAIL.test(invitee.email)) throw bad('invitee.email', 'must be an e-mail address');
+  if (typeof invitee.timezone !== 'string' || invitee.timezone.length > 64 || !isValidTimeZone(invitee.timezone)) {
+    throw bad('invitee.timezone', 'must be an IANA time zone name');
+  }
+  if (invitee.textReminderNumber !== undefined && (typeof invitee.textReminderNumber !== 'string' || !E164.test(invitee.textReminderNumber))) {
+    throw bad('invitee.textReminderNumber', 'must be an E.164 phone number');
+  }
+  if (invitee.smsOptIn !== undefined && typeof invitee.smsOptIn !== 'boolean') throw bad('invitee.smsOptIn', 'must be a boolean');
+  const { answers, guests, notes, locationInput } = body;
+  if (
+    answers !== undefined &&
+    (!Array.isArray(answers) ||
+      answers.length > 50 ||
+      !answers.every((a) => typeof a?.questionId === 'string' && a.questionId.length >= 1 && a.questionId.length <= 100 && typeof a.value === 'string' && a.value.length <= 5000))
+  ) {
+    throw bad('answers', 'must be at most 50 answers');
+  }
+  if (guests !== undefined && (!Array.isArray(guests) || guests.length > 10 || !guests.every((g) => typeof g === 'string' && g.length <= 254 && EMAIL.test(g)))) {
+    throw bad('guests', 'must be at most 10 e-mail addresses');
+  }
+  if (notes !== undefined && (typeof notes !== 'string' || notes.length > 5000)) throw bad('notes', 'must be at most 5000 characters');
+  if (locationInput !== undefined && (typeof locationInput !== 'string' || locationInput.length > 500)) {
+    throw bad('locationInput', 'must be at most 500 characters');
+  }
+  return {
+    eventTypeId,
+    start: start!,
+    startMs,
+    durationMin: durationMin!,
+    invitee: { ...invitee, name },
+    ...(answers === undefined ? {} : { answers: answers.map((a) => ({ questionId: a.questionId, value: a.value })) }),
+    ...(guests === undefined ? {} : { guests }),
+    ...(notes === undefined ? {} : { notes }),
+    ...(locationInput === undefined ? {} : { locationInput }),
+  };
+}
+
+const conflict = (message: string) => new HttpError(409, 'Conflict', message);
+
+/** The slot engine re-run for exactly this slot on the service's calendars statement: is it offered? */
+async function slotOffered(client: pg.PoolClient, eventType: EventTypeRecord, start: number, durationMin: number, now: Date): Promise<boolean> {
+  const end = start + durationMin * MINUTE;
+  const sql = calendarsSql(eventType);
+  let name = calendarStatements.get(sql);
+  if (!name) calendarStatements.set(sql, (name = `calendars-${calendarStatements.size}`));
+  const calendars = await client.query<CalendarRow>({ name, text: numberedParams(sql), values: calendarsParams(eventType, start, end) });
+  const starts = computeSlotStarts(slotRules(eventType, durationMin, now, start, end), toCalendarHosts(calendars.rows), hostMode(eventType.kind));
+  return starts.includes(start / MINUTE);
+}
+
+/** The booking's own columns, as BookingRow has them (the event type's name and slug come from its row). */
+const BOOKING_RETURNING = `id, owner_id, host_id, event_type_id, start_at, end_at, duration_min, status, location_kind, location_value,
+  invitee_name, invitee_email, invitee_timezone, notes, answers, guests, no_show, canceled_at, cancel_reason, canceled_by, created_at`;
+
+/**
+ * One transaction, statement for statement the service's for a one_on_one event type without an Idempotency-Key:
+ * lock_timeout, the event type, the slot check, the host's advisory lock, the slot check again, the busy block
+ * (the exclusion constraint refuses an overlap: 23P01, a 409), the booking and its block link, the lead
+ * conversion, the contact refresh, the webhook outbox (writes nothing when no endpoint is subscribed). The
+ * service's in-process turns per host and its deadlock retries are not copied: contention policy, not work.
+ */
+async function bookOneOnOne(userId: string, input: ReturnType<typeof bookingBody>): Promise<BookingRow> {
+  const now = new Date();
+  const client = await pool.connect();
+  let done = false;
+  try {
+    await client.query('begin');
+    await client.query(`set local lock_timeout = ${BOOKING_CONTENTION.hostLockMs}`);
+    const { rows } = await client.query<EventTypeRow>({
+      name: 'event-type',
+      text: `select ${EVENT_TYPE_COLUMNS} from event_type et where et.id = $1 and et.owner_id = $2`,
+      values: [input.eventTypeId, userId],
+    });
+    if (!rows[0]) throw new HttpError(404, 'Not Found', 'Event type not found.');
+    const eventType = toEventType(rows[0]);
+    if (!eventType.active) throw conflict('This event type is inactive and does not accept bookings.');
+    if (!eventType.durationsMin.includes(input.durationMin)) throw conflict('This event type does not offer that duration.');
+    if (eventType.kind !== 'one_on_one') throw new HttpError(501, 'Not Implemented', 'The baseline books one_on_one event types only.');
+    const taken = () => conflict('That slot was just taken. Pick another slot from /availability.');
+    // Before the lock (a slot already gone is a 409 at once), then under it, as the service does.
+    if (!(await slotOffered(client, eventType, input.startMs, input.durationMin, now))) throw taken();
+    await client.query({
+      name: 'host-calendar-lock',
+      text: 'select pg_advisory_xact_lock(hashtextextended($1, 0))',
+      values: [`host-calendar:${eventType.ownerId}`],
+    });
+    if (!(await slotOffered(client, eventType, input.startMs, input.durationMin, now))) throw taken();
+
+    const start = new Date(input.startMs);
+    const end = new Date(input.startMs + input.durationMin * MINUTE);
+    const blockId = randomUUID();
+    await client.query({
+      name: 'busy-block-insert',
+      text: `insert into busy_block (id, host_id, event_type_id, start_at, end_at, busy, seats_taken, active, created_at)
+             values ($1, $2, $3, $4, $5, tstzrange($6, $7, '[)'), 1, true, $8)`,
+      values: [
+        blockId,
+        eventType.ownerId,
+        eventType.id,
+        start,
+        end,
+        new Date(input.startMs - eventType.bufferBeforeMin * MINUTE),
+        new Date(end.getTime() + eventType.bufferAfterMin * MINUTE),
+        now,
+      ],
+    });
+    const bookingId = randomUUID();
+    const inserted = await client.query<Omit<BookingRow, 'event_type_name' | 'event_type_slug'>>({
+      name: 'booking-insert',
+      text: `insert into booking (id, owner_id, host_id, event_type_id, start_at, end_at, duration_min, status,
+                                  invitee_name, invitee_email, invitee_timezone, invitee_phone, invitee_sms_opt_in,
+                                  guests, answers, notes, location_kind, location_value, manage_token_hash, created_at, updated_at)
+             values ($1, $2, $3, $4, $5, $6, $7, 'active', $8, $9, $10, $11, $12,
+                     array(select jsonb_array_elements_text($13::jsonb)), $14::jsonb, $15, $16, $17, $18, $19, $20)
+             returning ${BOOKING_RETURNING}`,
+      values: [
+        bookingId,
+        eventType.ownerId,
+        eventType.ownerId,
+        eventType.id,
+        start,
+        end,
+        input.durationMin,
+        input.invitee.name,
+        input.invitee.email,
+        input.invitee.timezone,
+        input.invitee.textReminderNumber ?? null,
+        input.invitee.smsOptIn ?? false,
+        JSON.stringify(input.guests ?? []),
+        JSON.stringify(input.answers ?? []),
+        input.notes ?? null,
+        input.locationInput ? INVITEE_LOCATION_KIND : null,
+        input.locationInput ?? null,
+        null,
+        now,
+        now,
+      ],
+    });
+    await client.query({
+      name: 'booking-block-link',
+      text: 'insert into booking_busy_block (booking_id, busy_block_id) values ($1, $2)',
+      values: [bookingId, blockId],
+    });
+    const converted = await client.query<{ id: string }>({
+      name: 'lead-convert',
+      text: `update lead set booking_id = $1, completed_at = $2, updated_at = $3
+              where event_type_id = $4 and lower(email) = lower($5) and booking_id is null
+              returning id`,
+      values: [bookingId, now, now, eventType.id, input.invitee.email],
+    });
+    const tx = onClient(client);
+    await refreshContacts(tx, eventType.ownerId, [input.invitee.email]);
+    const row: BookingRow = { ...inserted.rows[0]!, event_type_name: eventType.name, event_type_slug: eventType.slug };
+    await emitWebhookEvent(tx, eventType.ownerId, 'booking.created', toBooking(row), now);
+    for (const { id } of converted.rows) {
+      await emitWebhookEvent(tx, eventType.ownerId, 'lead.converted', await readLead(tx, eventType.ownerId, id), now);
+    }
+    await client.query('commit');
+    done = true;
+    return row;
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === '23P01') throw conflict('That slot was just taken. Pick another slot from /availability.');
+    if (code === '55P03') throw conflict('Other bookings of the same calendar are in progress. Check /availability and retry.');
+    throw error;
+  } finally {
+    // A failed transaction rolls back; a connection whose rollback failed is not given back to the pool.
+    if (done) client.release();
+    else await client.query('rollback').then(() => client.release(), (error: Error) => client.release(error));
+  }
+}
+
+app.post('/bookings', async (request, reply) => {
+  const principal = await authenticate(request, reply, 'write:bookings');
+  const row = await bookOneOnOne(principal.userId, bookingBody(request.body));
+  reply.code(201).header('Location', `${SITE_URL}/api/v2/bookings/${encodeURIComponent(row.id)}`);
+  return toBooking(row);
 });
 
 await app.listen({ port: 0, host: '127.0.0.1' });

@@ -82,7 +82,7 @@ export const WORKS: Work[] = [
       hasBaseline: true,
     }),
   ),
-  { key: 'bookings.create', label: 'POST /bookings', method: 'POST', path: '/bookings', user: 'booker', hasBaseline: false },
+  { key: 'bookings.create', label: 'POST /bookings', method: 'POST', path: '/bookings', user: 'booker', hasBaseline: true },
 ];
 
 export const BOOKINGS_PAGE = 100;
@@ -96,7 +96,11 @@ export interface Prepared {
   /** The cursor after DEEP_PAGES pages, as each server issues it (REST and tRPC share the service's). */
   deepCursor: { app?: string; baseline?: string };
   contactsDeepOffset: number;
-  /** Hands out distinct slots of the booker's 15-minute grid, one per POST. */
+  /**
+   * Hands out distinct slots of the booker's 15-minute grid, one per POST: one sequence for every surface of a
+   * run, so the baseline's bookings and the service's never share a slot (no wipe between surfaces is needed);
+   * resetBooker (bench/dataset.ts) wipes them all when the next run starts.
+   */
   nextBooking: () => CreateBookingBody;
 }
 
@@ -178,6 +182,9 @@ export function targetFor(
   if (surface === 'mcp') return trpc ? mcpTarget(work, prepared, trpc.tool, headers) : undefined;
   if (work.method === 'POST') {
     headers['content-type'] = 'application/json';
+    if (surface === 'baseline') {
+      return { method: 'POST', path: work.path, headers, expectStatus: 201, body: () => JSON.stringify(prepared.nextBooking()) };
+    }
     if (surface === 'rest') {
       return { method: 'POST', path: `/api/v2${work.path}`, headers, expectStatus: 201, body: () => JSON.stringify(prepared.nextBooking()) };
     }
