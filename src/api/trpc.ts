@@ -1,7 +1,7 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import superjson from 'superjson';
 import type { OpenApiMeta } from 'trpc-to-openapi';
-import { type ErrorBody, ERROR_KINDS, DomainError } from '../lib/errors.ts';
+import { ERROR_KINDS, DomainError } from '../lib/errors.ts';
 import { toErrorResponse } from '../lib/error-response.ts';
 import { isUnavailableError } from '../lib/unavailable.ts';
 import type { Scope } from '../identity/scopes.ts';
@@ -45,9 +45,8 @@ const t = initTRPC
   .create({
     transformer,
     isDev: false,
-    errorFormatter({ shape, error, ctx }) {
+    errorFormatter({ shape, error }) {
       const { body } = toErrorResponse(error);
-      if (ctx?.request.surface === 'rest') return restErrorShape(body);
       return {
         message: body.message,
         code: shape.code,
@@ -57,15 +56,6 @@ const t = initTRPC
       };
     },
   });
-
-/**
- * trpc-to-openapi answers an error with `{...formatterShape, message, code, issues}`: it spreads this shape and
- * appends its own keys. The spec's REST body is exactly `{title, message, details}`, so the shape serializes
- * itself as that body: the keys the adapter appends never reach the wire, with no second pass over the JSON.
- */
-function restErrorShape(body: ErrorBody): ErrorBody & { toJSON(): ErrorBody } {
-  return { ...body, toJSON: () => body };
-}
 
 /** Where the REST door serves the procedures that have an OpenAPI route. */
 export const REST_BASE_PATH = '/api/v2';

@@ -1,12 +1,8 @@
-import { METHODS, type ServerResponse } from 'node:http';
+import { METHODS } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { getTRPCErrorFromUnknown } from '@trpc/server';
 import { fastifyRequestHandler, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  createOpenApiNodeHttpHandler,
-  type CreateOpenApiNodeHttpHandlerOptions,
-  type NodeHTTPRequest,
-} from 'trpc-to-openapi';
 import { type AppServices, type Context, createContextInner, type RequestInfo } from '../api/context.ts';
 import { buildOpenApiDocument, REST_BASE_PATH } from '../api/openapi.ts';
 import { type AppRouter, appRouter } from '../api/root.ts';
@@ -16,6 +12,7 @@ import type { ErrorDetail } from '../lib/errors.ts';
 import { keepJsonBodiesStrict } from '../lib/json-body.ts';
 import { methodNotAllowed, routeNotFound, sendErrorResponse } from './error-responses.ts';
 import { requestDeadline } from './request-deadline.ts';
+import { callRoute, findRoute, restRoutes } from './rest-dispatch.ts';
 import { canonicalPath, deleteBodyFields, queryStringProblems, type RestOperation, restOperations } from './rest-input.ts';
 
 export const TRPC_BASE_PATH = '/trpc';
@@ -79,24 +76,8 @@ async function sendFetchResponse(reply: FastifyReply, response: Response): Promi
   return reply.send(body);
 }
 
-/** The public REST API at /api/v2, generated from the same procedures by trpc-to-openapi. */
+/** The public REST API at /api/v2, generated from the same procedures by trpc-to-openapi (src/http/rest-dispatch.ts). */
 export async function registerRest(app: FastifyInstance, services: AppServices, orm: MikroORM): Promise<void> {
-  const options: CreateOpenApiNodeHttpHandlerOptions<AppRouter, NodeHTTPRequest, ServerResponse> = {
-    router: appRouter,
-    // The handler is given a NodeRequestView (below), which keeps the Fastify request.
-    createContext: ({ req }) => contextFor(services, orm, (req as unknown as NodeRequestView).fastify, 'rest'),
-    onError: ({ error, path }) => logFailureOutsideProcedure(services.log, error, path),
-    // An error's status and headers come from the one error conversion; its body from the error formatter
-    // (src/api/trpc.ts), which calls the same conversion.
-    responseMeta: ({ ctx, errors }) => {
-      const response = (ctx as Context | undefined)?.response;
-      const answer = errors[0] ? toErrorResponse(errors[0]) : undefined;
-      return {
-        status: answer ? answer.status : response?.status,
-        headers: { 'Cache-Control': 'no-store', ...response?.headers, ...answer?.headers },
-      };
-    },
-  };
   keepJsonBodiesStrict(appRouter);
   const operations = restOperations(buildOpenApiDocument(services.env.SITE_URL), REST_BASE_PATH);
   const allowedMethods = (path: string) => [
@@ -121,14 +102,28 @@ export async function registerRest(app: FastifyInstance, services: AppServices, 
       request.raw.url = canonicalPath(path) + (query === undefined ? '' : `?${query}`);
       done();
     });
-    // The handler reads only what the views give (every REST test goes through them); its parameter types name
-    // the whole Node request and response.
-    const handle = createOpenApiNodeHttpHandler(options) as unknown as (req: NodeRequestView, res: NodeResponseView) => Promise<void>;
+    const routes = restRoutes(appRouter);
     scope.route({
       method: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'],
       url: `${REST_BASE_PATH}/*`,
       handler: async (request, reply) => {
-        await handle(new NodeRequestView(request, request.url.slice(REST_BASE_PATH.length)), new NodeResponseView(reply));
+        const found = findRoute(routes, request.method, request.url.slice(REST_BASE_PATH.length));
+        // HEAD (Fastify's, for the GET routes) has no procedure: an empty 204, as trpc-to-openapi answered it.
+        if (!found) return request.method === 'HEAD' ? reply.code(204).send() : refuse(reply, unroutable(request.method, request.url.split('?')[0] ?? ''));
+        let ctx: Context | undefined;
+        try {
+          ctx = contextFor(services, orm, request, 'rest');
+          const data = await callRoute(appRouter, found, request, ctx);
+          reply.code(ctx.response.status ?? 200).headers({ 'content-type': 'application/json', 'cache-control': 'no-store', ...ctx.response.headers });
+          return reply.send(JSON.stringify(data));
+        } catch (cause) {
+          // The status, headers and body of an error all come from the one error conversion.
+          const error = getTRPCErrorFromUnknown(cause);
+          logFailureOutsideProcedure(services.log, error, found.route.path);
+          const answer = toErrorResponse(error);
+          reply.code(answer.status).headers({ 'content-type': 'application/json', 'cache-control': 'no-store', ...ctx?.response.headers, ...answer.headers });
+          return reply.send(JSON.stringify(answer.body));
+        }
       },
     });
     // Methods the adapter does not route (TRACE, OPTIONS, PROPFIND, QUERY, …) reach the same 405 with Allow;
@@ -189,85 +184,4 @@ function splitOnce(text: string, separator: string): [string, string | undefined
 
 function isPlainObject(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/**
- * What trpc-to-openapi's Node handler reads of a request, served from the Fastify request. Its own Fastify
- * plugin binds six functions and defines a property on the request and reply at every call; these views share
- * their methods on the prototype.
- */
-class NodeRequestView {
-  readonly fastify: FastifyRequest;
-  /** The path and query below /api/v2, which is what the handler routes on. */
-  readonly url: string;
-  constructor(request: FastifyRequest, url: string) {
-    this.fastify = request;
-    this.url = url;
-  }
-  get method() {
-    return this.fastify.method;
-  }
-  get headers() {
-    return this.fastify.headers;
-  }
-  get body() {
-    return this.fastify.body;
-  }
-  get query() {
-    return this.fastify.query;
-  }
-  get socket() {
-    return this.fastify.raw.socket;
-  }
-  once(event: string, listener: () => void) {
-    this.fastify.raw.once(event, listener);
-    return this;
-  }
-  on(event: string, listener: () => void) {
-    this.fastify.raw.on(event, listener);
-    return this;
-  }
-  off(event: string, listener: () => void) {
-    this.fastify.raw.off(event, listener);
-    return this;
-  }
-}
-
-/**
- * What the handler writes to, passed on to the Fastify reply (so its hooks and serialization apply). It also
- * tells the handler when the answer has been written (`writableEnded`): the request's signal then stays
- * unaborted when the connection closes, instead of building an abort error for every answered request.
- */
-class NodeResponseView {
-  private readonly reply: FastifyReply;
-  constructor(reply: FastifyReply) {
-    this.reply = reply;
-  }
-  get statusCode() {
-    return this.reply.raw.statusCode;
-  }
-  set statusCode(status: number) {
-    this.reply.code(status);
-  }
-  get writableEnded() {
-    return this.reply.raw.writableEnded;
-  }
-  setHeader(name: string, value: string | number | readonly string[]) {
-    this.reply.header(name, value);
-  }
-  end(body?: string) {
-    if (!this.reply.sent) this.reply.send(body);
-  }
-  once(event: string, listener: () => void) {
-    this.reply.raw.once(event, listener);
-    return this;
-  }
-  on(event: string, listener: () => void) {
-    this.reply.raw.on(event, listener);
-    return this;
-  }
-  off(event: string, listener: () => void) {
-    this.reply.raw.off(event, listener);
-    return this;
-  }
 }
