@@ -20,9 +20,9 @@ import {
   hostMode,
   slotRules,
   toCalendarHosts,
+  toSlots,
 } from '../src/modules/availability/availability.service.ts';
 import { computeSlotStarts } from '../src/modules/availability/slots.ts';
-import { formatMinute } from '../src/modules/availability/wall-clock.ts';
 import { BOOKING_COLUMNS, BOOKING_FROM, type BookingRow, toBooking } from '../src/modules/bookings/booking.rows.ts';
 import { EVENT_TYPE_COLUMNS, type EventTypeRow, toEventType } from '../src/modules/event-types/event-type.rows.ts';
 import { eventTypeUrl, toEventTypeDto } from '../src/modules/event-types/event-types.schemas.ts';
@@ -355,7 +355,7 @@ app.get('/availability', async (request, reply) => {
   const calendars = await pool.query<CalendarRow>({ name, text: numberedParams(sql), values: calendarsParams(eventType, from, to) });
   const rules = slotRules(eventType, durationMin, new Date(), from, to);
   const starts = computeSlotStarts(rules, toCalendarHosts(calendars.rows), hostMode(eventType.kind));
-  return { data: starts.map((start) => ({ start: formatMinute(start, tz), end: formatMinute(start + durationMin, tz) })) };
+  return { data: toSlots(starts, durationMin, tz) };
 });
 
 await app.listen({ port: 0, host: '127.0.0.1' });

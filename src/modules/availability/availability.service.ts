@@ -115,9 +115,39 @@ export interface BusyText {
 
 export type CalendarRow = HostRow & BusyText;
 
-function parseMinutes(text: string | null): number[] {
-  return text ? text.split(',').map(Number) : [];
+/**
+ * "start,end,start,end…" (int4 values, as the SQL writes them) to numbers, read digit by digit into an array
+ * sized up front: `split(',').map(Number)` made a string per number and grew its array step by step, thousands
+ * of numbers per host, the largest part of a call's garbage after the written slots.
+ */
+export function parseMinutes(text: string | null): Int32Array {
+  if (!text) return EMPTY;
+  let count = 1;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === COMMA) count++;
+  const minutes = new Int32Array(count);
+  let n = 0;
+  let value = 0;
+  let negative = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === COMMA) {
+      minutes[n++] = negative ? -value : value;
+      value = 0;
+      negative = false;
+    } else if (code === MINUS) {
+      negative = true;
+    } else {
+      value = value * 10 + (code - ZERO);
+    }
+  }
+  minutes[n] = negative ? -value : value;
+  return minutes;
 }
+
+const EMPTY = new Int32Array(0);
+const COMMA = 44;
+const MINUS = 45;
+const ZERO = 48;
 
 function toCalendarHost(host: Host, row: BusyText | undefined): CalendarHost {
   const seats = parseMinutes(row?.seats ?? null);
@@ -222,9 +252,25 @@ export async function getAvailabilityFor(
   const to = Date.parse(input.to);
   const hosts = await loadCalendars(em, eventType, from, to);
   const starts = computeSlotStarts(slotRules(eventType, durationMin, now, from, to), hosts, hostMode(eventType.kind));
-  return {
-    data: starts.map((start): Slot => ({ start: formatMinute(start, input.tz), end: formatMinute(start + durationMin, input.tz) })),
-  };
+  return { data: toSlots(starts, durationMin, input.tz) };
+}
+
+/**
+ * Slot start minutes to the written slots. Back-to-back slots share an edge (one's end is the next one's
+ * start), so that edge's string is written once and used twice. Exported for the bench's baseline.
+ */
+export function toSlots(starts: readonly number[], durationMin: number, tz: string | undefined): Slot[] {
+  const slots = new Array<Slot>(starts.length);
+  let lastEnd = Number.NaN;
+  let lastEndText = '';
+  for (let i = 0; i < starts.length; i++) {
+    const start = starts[i]!;
+    const startText = start === lastEnd ? lastEndText : formatMinute(start, tz);
+    lastEnd = start + durationMin;
+    lastEndText = formatMinute(lastEnd, tz);
+    slots[i] = { start: startText, end: lastEndText };
+  }
+  return slots;
 }
 
 /** GET /availability: slots of one of the caller's own event types. */
