@@ -20,15 +20,19 @@ import { numberPlaceholders } from '../src/lib/prepared-sql.ts';
 import { isValidTimeZone } from '../src/lib/time.ts';
 import { sortKeySql } from '../src/lib/keyset.ts';
 import {
+  type AvailabilityRow,
+  availabilityParams,
+  availabilitySql,
   type CalendarRow,
   calendarsParams,
   calendarsSql,
   hostMode,
+  readAvailabilityRows,
   slotRules,
   toCalendarHosts,
+  toSlots,
 } from '../src/modules/availability/availability.service.ts';
 import { computeSlotStarts } from '../src/modules/availability/slots.ts';
-import { formatMinute } from '../src/modules/availability/wall-clock.ts';
 import { INVITEE_LOCATION_KIND } from '../src/modules/bookings/booking-creation.service.ts';
 import { BOOKING_COLUMNS, BOOKING_FROM, type BookingRow, toBooking } from '../src/modules/bookings/booking.rows.ts';
 import { refreshContacts } from '../src/modules/contacts/contacts.projection.ts';
@@ -341,8 +345,8 @@ function zoneParam(value: string | undefined): string | undefined {
   }
 }
 
-// The service's own statements (written for MikroORM's `?`) and its pure slot engine: what differs is the stack.
-const calendarStatements = new Map<string, string>();
+// The service's own statement (written for MikroORM's `?`) and its pure slot engine: what differs is the stack.
+const availabilityStatement = numberedParams(availabilitySql);
 
 app.get('/availability', async (request, reply) => {
   const principal = await authenticate(request, reply, 'read:availability');
@@ -353,23 +357,21 @@ app.get('/availability', async (request, reply) => {
   const to = instantParam(query.to, 'to');
   if (to <= from || to - from > MAX_WINDOW_MS) throw new HttpError(400, 'Bad Request', 'to must be after from, at most 31 days.');
   const tz = zoneParam(query.tz);
-  const { rows } = await pool.query<EventTypeRow>({
-    name: 'event-type',
-    text: `select ${EVENT_TYPE_COLUMNS} from event_type et where et.id = $1 and et.owner_id = $2`,
-    values: [eventTypeId, principal.userId],
+  // The event type and its calendars in one statement, as the service reads them.
+  const { rows } = await pool.query<AvailabilityRow>({
+    name: 'availability',
+    text: availabilityStatement,
+    values: availabilityParams(eventTypeId, principal.userId, from, to),
   });
-  if (!rows[0]) throw new HttpError(404, 'Not Found', 'Event type not found.');
-  const eventType = toEventType(rows[0]);
+  const read = readAvailabilityRows(rows);
+  if (!read) throw new HttpError(404, 'Not Found', 'Event type not found.');
+  const { eventType, hosts } = read;
   const durationMin = intParam(query.duration, 'duration', eventType.durationsMin[0]!, 1, 1440);
   if (!eventType.durationsMin.includes(durationMin)) throw new HttpError(400, 'Bad Request', 'duration is not offered.');
   if (!eventType.active) return { data: [] };
-  const sql = calendarsSql(eventType);
-  let name = calendarStatements.get(sql);
-  if (!name) calendarStatements.set(sql, (name = `calendars-${calendarStatements.size}`));
-  const calendars = await pool.query<CalendarRow>({ name, text: numberedParams(sql), values: calendarsParams(eventType, from, to) });
   const rules = slotRules(eventType, durationMin, new Date(), from, to);
-  const starts = computeSlotStarts(rules, toCalendarHosts(calendars.rows), hostMode(eventType.kind));
-  return { data: starts.map((start) => ({ start: formatMinute(start, tz), end: formatMinute(start + durationMin, tz) })) };
+  const starts = computeSlotStarts(rules, hosts, hostMode(eventType.kind));
+  return { data: toSlots(starts, durationMin, tz) };
 });
 
 // --- POST /bookings: one booking of a one_on_one event type, as the service books it (booking-creation.service.ts). ---
@@ -456,6 +458,9 @@ function bookingBody(raw: unknown): CreateBookingBody & { startMs: number } {
 }
 
 const conflict = (message: string) => new HttpError(409, 'Conflict', message);
+
+/** The named statement of each distinct calendars SQL text (one per host mode and seat rule). */
+const calendarStatements = new Map<string, string>();
 
 /** The slot engine re-run for exactly this slot on the service's calendars statement: is it offered? */
 async function slotOffered(client: pg.PoolClient, eventType: EventTypeRecord, start: number, durationMin: number, now: Date): Promise<boolean> {

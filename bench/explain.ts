@@ -3,7 +3,7 @@
  * the heavy user, written from the services' own column lists so that they stay in step with them.
  */
 import { sortKeySql } from '../src/lib/keyset.ts';
-import { calendarsParams, calendarsSql } from '../src/modules/availability/availability.service.ts';
+import { availabilityParams, availabilitySql, calendarsParams, calendarsSql } from '../src/modules/availability/availability.service.ts';
 import { BOOKING_COLUMNS } from '../src/modules/bookings/booking.rows.ts';
 import { EVENT_TYPE_COLUMNS, type EventTypeRow, toEventType } from '../src/modules/event-types/event-type.rows.ts';
 import { LEAD_COLUMNS } from '../src/modules/leads/lead.rows.ts';
@@ -64,7 +64,17 @@ export async function explainQueries(dbUrl: string, fixture: BenchFixture): Prom
       ],
       [`GET /contacts?q=${SEARCH_TERM}: page`, contactsPage(true, 0), [heavy, `%${SEARCH_TERM}%`]],
       [
-        'GET /availability: hosts, schedules and busy time',
+        'GET /availability: the event type, its hosts, schedules and busy time',
+        numberedParams(availabilitySql),
+        availabilityParams(
+          availabilityEventType.id,
+          availabilityEventType.ownerId,
+          Date.parse(fixture.availability.windowFrom),
+          Date.parse(fixture.availability.windowTo),
+        ),
+      ],
+      [
+        'booking pages: hosts, schedules and busy time of an event type already read',
         numberedParams(calendarsSql(availabilityEventType)),
         calendarsParams(availabilityEventType, Date.parse(fixture.availability.windowFrom), Date.parse(fixture.availability.windowTo)),
       ],

@@ -10,9 +10,9 @@ export type Intervals = number[];
 export const MINUTE_MS = 60_000;
 
 /** Normalizes any intervals (any order, may overlap or be empty); sorts only when the input is out of order. */
-export function normalizeIntervals(flat: readonly number[]): Intervals {
+export function normalizeIntervals(flat: ArrayLike<number>): Intervals {
   const count = flat.length >> 1;
-  let ordered = flat;
+  let ordered: ArrayLike<number> = flat;
   for (let i = 1; i < count; i++) {
     if (flat[2 * i]! < flat[2 * i - 2]!) {
       ordered = sortedByStart(flat, count);
@@ -24,7 +24,7 @@ export function normalizeIntervals(flat: readonly number[]): Intervals {
   return out;
 }
 
-function sortedByStart(flat: readonly number[], count: number): number[] {
+function sortedByStart(flat: ArrayLike<number>, count: number): ArrayLike<number> {
   // Keys start·2^21 + index in a Float64Array: a numeric sort without a comparator call per comparison.
   // Exact while |start| < 2^31 minutes (4,000 years) and count < 2^21.
   const keys = new Float64Array(count);
