@@ -42,11 +42,11 @@ export async function registerTrpc(app: FastifyInstance, services: AppServices, 
     onError: ({ error, path }) => logFailureOutsideProcedure(services.log, error, path),
     // Answers carry the caller's own data (and session.current its CSRF token): never store them in a cache.
     responseMeta: ({ ctx, errors }) => ({
-      headers: new Headers({
+      headers: {
         'Cache-Control': 'no-store',
         ...(ctx as Context | undefined)?.response.headers,
-        ...Object.assign({}, ...errors.map((error) => toErrorResponse(error).headers)),
-      }),
+        ...(errors.length === 0 ? {} : Object.assign({}, ...errors.map((error) => toErrorResponse(error).headers))),
+      },
     }),
   };
   // tRPC's own Fastify plugin, but for how the answer is written: see sendFetchResponse.
