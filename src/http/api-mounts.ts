@@ -70,7 +70,8 @@ export async function registerTrpc(app: FastifyInstance, services: AppServices, 
  */
 async function sendFetchResponse(reply: FastifyReply, response: Response): Promise<FastifyReply> {
   if (!response.headers.get('content-type')?.startsWith('application/json')) return reply.send(response);
-  const body = await response.text();
+  // The bytes as tRPC encoded them: reading them as text would decode the UTF-8 only for Fastify to encode it again.
+  const body = Buffer.from(await response.arrayBuffer());
   reply.code(response.status);
   for (const [name, value] of response.headers) reply.header(name, value);
   return reply.send(body);
