@@ -73,7 +73,15 @@ export async function createBooking(
     const booking = await bookSlot(tx, input, options);
     if (options.idempotency) await storeIdempotentResponse(tx, options.idempotency, { status: 201, body: booking });
     return { status: 201, booking, replayed: false };
-  }, options.deadline);
+  }, options.deadline, hostsHintKey(input.eventTypeId, options.caller));
+}
+
+/**
+ * Whose earlier bookings tell where this one will queue: the caller's own, so that requests naming someone
+ * else's event type (a 404 for an owner) never queue behind, or ahead of, its host's bookings.
+ */
+function hostsHintKey(eventTypeId: string, caller: BookingCaller): string {
+  return caller.kind === 'owner' ? `owner:${caller.userId}:${eventTypeId}` : `public:${eventTypeId}`;
 }
 
 async function bookSlot(tx: EntityManager, input: CreateBookingInput, options: CreateBookingOptions): Promise<Booking> {
