@@ -25,6 +25,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
+import { executePrepared } from '../../lib/prepared-sql.ts';
 import { findEventType } from '../availability/availability.service.ts';
 import { refreshContacts } from '../contacts/contacts.projection.ts';
 import type { EventTypeRecord } from '../event-types/event-type.rows.ts';
@@ -95,7 +96,9 @@ async function bookSlot(tx: EntityManager, input: CreateBookingInput, options: C
   const now = options.now;
   // The new row as readBooking would read it back (one round trip fewer): its own columns, the event type's
   // name and slug from the row read above, in this transaction.
-  const [inserted] = await tx.execute<Omit<BookingRow, 'event_type_name' | 'event_type_slug'>[]>(
+  const [inserted] = await executePrepared<Omit<BookingRow, 'event_type_name' | 'event_type_slug'>>(
+    tx,
+    'booking.insert',
     `insert into booking (id, owner_id, host_id, event_type_id, start_at, end_at, duration_min, status,
                           invitee_name, invitee_email, invitee_timezone, invitee_phone, invitee_sms_opt_in,
                           guests, answers, notes, location_kind, location_value, manage_token_hash, created_at, updated_at)
@@ -126,7 +129,7 @@ async function bookSlot(tx: EntityManager, input: CreateBookingInput, options: C
     ],
   );
   for (const blockId of blockIds) {
-    await tx.execute('insert into booking_busy_block (booking_id, busy_block_id) values (?, ?)', [bookingId, blockId], 'run');
+    await executePrepared(tx, 'booking.block-link', 'insert into booking_busy_block (booking_id, busy_block_id) values (?, ?)', [bookingId, blockId]);
   }
   const convertedLeadIds = await convertLeads(tx, eventType.id, input.invitee.email, bookingId, now);
   await refreshContacts(tx, eventType.ownerId, [input.invitee.email]);
@@ -154,7 +157,9 @@ export function assertBookable(eventType: EventTypeRecord, durationMin: number):
 
 /** Converts the person's open leads on this event type; returns their ids. */
 async function convertLeads(tx: EntityManager, eventTypeId: string, email: string, bookingId: string, now: Date): Promise<string[]> {
-  const converted = await tx.execute<{ id: string }[]>(
+  const converted = await executePrepared<{ id: string }>(
+    tx,
+    'booking.convert-leads',
     `update lead set booking_id = ?, completed_at = ?, updated_at = ?
       where event_type_id = ? and lower(email) = lower(?) and booking_id is null
       returning id`,

@@ -5,6 +5,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../lib/errors.ts';
+import { executePrepared } from '../../lib/prepared-sql.ts';
 import { newId } from '../../lib/ids.ts';
 import {
   type CalendarRow,
@@ -61,7 +62,7 @@ export async function reserveSlot(
   };
   // The hosts and their busy time in one statement (the one /availability reads).
   const calendars = toCalendarHosts(
-    await tx.execute<CalendarRow[]>(calendarsSql(eventType), calendarsParams(eventType, start, end)),
+    await executePrepared<CalendarRow>(tx, 'booking.calendars', calendarsSql(eventType), calendarsParams(eventType, start, end)),
   );
   let offered: HostSlot;
   if (options.calendarsLocked) {
@@ -141,11 +142,12 @@ interface BlockSlot {
 
 async function insertBlock(tx: EntityManager, hostId: string, slot: BlockSlot): Promise<string> {
   const id = newId();
-  await tx.execute(
+  await executePrepared(
+    tx,
+    'booking.busy-block',
     `insert into busy_block (id, host_id, event_type_id, start_at, end_at, busy, seats_taken, active, created_at)
      values (?, ?, ?, ?, ?, tstzrange(?, ?, '[)'), 1, true, ?)`,
     [id, hostId, slot.eventTypeId, slot.start, slot.end, slot.busyStart, slot.busyEnd, slot.createdAt],
-    'run',
   );
   return id;
 }
