@@ -6,7 +6,10 @@ import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql'
  * pooled connection parses and plans it once (pg sends Parse only the first time it sees a name on a connection).
  *
  * Outside a transaction the statement goes to the ORM's own pg pool (same connections, limits and type parsers);
- * inside one it must run on the transaction's connection, so it goes through `em.execute` as before. The SQL uses
+ * inside one it runs on the transaction's connection, which MikroORM's transaction context (a Kysely transaction)
+ * lends through its executor: Kysely passes the query on to pg's `client.query(sql, values)` as it is, and pg
+ * takes a query config `{ name, text }` there as well as a text (a named statement survives the transaction's
+ * rollback: prepared statements belong to the session). The SQL uses
  * `?` placeholders like every other statement here, and must never have values written into it: each distinct text
  * is a prepared statement on every connection. A text past MAX_STATEMENTS is run unprepared instead.
  */
@@ -17,12 +20,31 @@ interface Statement {
   text: string;
 }
 
+/** What is used here of MikroORM's transaction context for PostgreSQL: a Kysely transaction. */
+interface TransactionContext {
+  getExecutor(): {
+    provideConnection<R>(consume: (connection: { executeQuery<Row>(query: object): Promise<{ rows: Row[] }> }) => Promise<R>): Promise<R>;
+  };
+}
+
 const statements = new Map<string, Statement>();
 let sequence = 0;
 
 export async function executePrepared<T>(em: EntityManager, label: string, sql: string, params: readonly unknown[]): Promise<T[]> {
-  const statement = em.getTransactionContext() ? undefined : statementFor(label, sql);
+  const statement = statementFor(label, sql);
   if (!statement) return em.execute<T[]>(sql, [...params]);
+  const transaction = em.getTransactionContext() as TransactionContext | undefined;
+  if (transaction) {
+    // Kysely's compiled query, its text replaced by pg's query config: a fresh one per call, pg writes the values into it.
+    const query = {
+      sql: { name: statement.name, text: statement.text },
+      parameters: [...params],
+      query: { kind: 'RawNode', sqlFragments: [statement.text], parameters: [] },
+      queryId: { queryId: statement.name },
+    };
+    const result = await transaction.getExecutor().provideConnection((connection) => connection.executeQuery<T>(query));
+    return result.rows;
+  }
   const pool = await (em.getConnection() as PostgreSqlConnection).getNativeClient();
   const result = await pool.query({ name: statement.name, text: statement.text, values: [...params] });
   return result.rows as T[];

@@ -144,4 +144,63 @@ describe('bookings of one host in one process', () => {
     expect(await second).toBe('booked');
     expect(runs).toEqual(['started', 'started', 'has its turn']);
   });
+
+  it('with a hint from an earlier booking of the same key, wait for their turn before opening a transaction', async () => {
+    const { em, open } = connections();
+    const key = 'event-type-hinted';
+    // An earlier booking of the key tells which hosts the next ones need.
+    await bookingTransaction(em, (tx) => lockHostCalendars(tx, ['host-c']), undefined, key);
+    let finishFirst = () => {};
+    const firstHasTurn = new Promise<void>((started) => {
+      void bookingTransaction(em, async (tx) => {
+        await lockHostCalendars(tx, ['host-c']);
+        started();
+        await new Promise<void>((resolve) => (finishFirst = resolve));
+      }, undefined, key);
+    });
+    await firstHasTurn;
+    const runs: string[] = [];
+    const second = bookingTransaction(em, async (tx) => {
+      runs.push('started');
+      await lockHostCalendars(tx, ['host-c']);
+      runs.push('has its turn');
+      return 'booked';
+    }, undefined, key);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(runs, 'no transaction opened while the turn is taken').toEqual([]);
+    expect(open()).toBe(1);
+
+    finishFirst();
+    expect(await second).toBe('booked');
+    expect(runs, 'one attempt: it held its turn from the start').toEqual(['started', 'has its turn']);
+  });
+
+  it('with a stale hint, the check in the transaction still takes or waits for the turns actually needed', async () => {
+    const { em } = connections();
+    const key = 'event-type-rehosted';
+    await bookingTransaction(em, (tx) => lockHostCalendars(tx, ['host-e']), undefined, key);
+    // The event type now has another host, whose turn another booking holds.
+    let finishOther = () => {};
+    const otherHasTurn = new Promise<void>((started) => {
+      void bookingTransaction(em, async (tx) => {
+        await lockHostCalendars(tx, ['host-f']);
+        started();
+        await new Promise<void>((resolve) => (finishOther = resolve));
+      });
+    });
+    await otherHasTurn;
+    const runs: string[] = [];
+    const booking = bookingTransaction(em, async (tx) => {
+      runs.push('started');
+      await lockHostCalendars(tx, ['host-f']);
+      runs.push('has its turn');
+      return 'booked';
+    }, undefined, key);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(runs).toEqual(['started']);
+
+    finishOther();
+    expect(await booking).toBe('booked');
+    expect(runs).toEqual(['started', 'started', 'has its turn']);
+  });
 });

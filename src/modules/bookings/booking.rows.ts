@@ -46,6 +46,11 @@ export const BOOKING_COLUMNS = `b.id, b.owner_id, b.host_id, b.event_type_id, et
   b.invitee_name, b.invitee_email, b.invitee_timezone, b.notes, b.answers, b.guests, b.no_show, b.canceled_at, b.cancel_reason, b.canceled_by,
   b.created_at`;
 
+/** BookingRow's own columns (all but the event type's name and slug), for a RETURNING clause on `booking`. */
+export const BOOKING_RETURNING = `id, owner_id, host_id, event_type_id, start_at, end_at, duration_min, status, location_kind,
+  location_value, invitee_name, invitee_email, invitee_timezone, notes, answers, guests, no_show, canceled_at, cancel_reason,
+  canceled_by, created_at`;
+
 export const BOOKING_FROM = 'booking b join event_type et on et.id = b.event_type_id';
 
 export function toBooking(row: BookingRow): Booking {

@@ -5,9 +5,19 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../lib/errors.ts';
+import { executePrepared } from '../../lib/prepared-sql.ts';
 import { newId } from '../../lib/ids.ts';
-import { hostMode, loadHostAvailability, loadHosts, slotRules } from '../availability/availability.service.ts';
-import { computeHostSlots, type HostAvailability } from '../availability/slots.ts';
+import {
+  type CalendarRow,
+  calendarsParams,
+  calendarsSql,
+  type Host,
+  hostMode,
+  loadHostAvailability,
+  slotRules,
+  toCalendarHosts,
+} from '../availability/availability.service.ts';
+import { type CalendarHost, computeHostSlots, type HostAvailability, type HostSlot } from '../availability/slots.ts';
 import type { EventTypeRecord } from '../event-types/event-type.rows.ts';
 import { isExclusionViolation, lockHostCalendars, slotTaken } from './booking-transaction.ts';
 
@@ -42,23 +52,35 @@ export async function reserveSlot(
   options: ReserveOptions = {},
 ): Promise<ReservedSlot> {
   const end = start + durationMin * MINUTE;
-  const hosts = await loadHosts(tx, eventType);
-  const offeredSlot = async () => {
-    const availability = await loadHostAvailability(tx, eventType, hosts, start, end);
-    const rules = slotRules(eventType, durationMin, now, start, end);
+  const rules = slotRules(eventType, durationMin, now, start, end);
+  const offeredSlot = (availability: readonly HostAvailability[]) => {
     const offered = computeHostSlots(rules, availability, hostMode(eventType.kind)).find(
       (slot) => slot.start === start && slot.end === end,
     );
     if (!offered) throw explainUnavailable(eventType, availability, rules, start);
     return offered;
   };
-  if (!options.calendarsLocked) {
+  // The hosts and their busy time in one statement (the one /availability reads).
+  const calendars = toCalendarHosts(
+    await executePrepared<CalendarRow>(tx, 'booking.calendars', calendarsSql(eventType), calendarsParams(eventType, start, end)),
+  );
+  let offered: HostSlot;
+  if (options.calendarsLocked) {
+    offered = offeredSlot(calendars.map(toHostAvailability));
+  } else {
     // A slot already gone is a 409 at once, without queueing for the calendars: most of a burst's losers.
-    await offeredSlot();
+    offeredSlot(calendars.map(toHostAvailability));
+    const hosts: Host[] = calendars.map(({ hostId, schedule }) => ({
+      id: hostId,
+      timeZone: schedule.timeZone,
+      weekly: schedule.weekly,
+      overrides: [...schedule.overrides],
+    }));
     await lockHostCalendars(tx, hosts.map((host) => host.id));
+    // Under the locks, the busy time of the hosts just locked: what the check sees cannot change until this
+    // transaction ends.
+    offered = offeredSlot(await loadHostAvailability(tx, eventType, hosts, start, end));
   }
-  // Under the locks: what the check sees cannot change until this transaction ends.
-  const offered = await offeredSlot();
 
   const busyStart = new Date(start - eventType.bufferBeforeMin * MINUTE);
   const busyEnd = new Date(end + eventType.bufferAfterMin * MINUTE);
@@ -101,6 +123,14 @@ export async function reserveSlot(
   return { start: slot.start, end: slot.end, hostId, blockIds };
 }
 
+/** A calendar as the engine's millisecond entry point takes it (as loadHostAvailability maps it). */
+function toHostAvailability(calendar: CalendarHost): HostAvailability {
+  const busy = [];
+  for (let i = 0; i < calendar.busy.length; i += 2) busy.push({ start: calendar.busy[i]! * MINUTE, end: calendar.busy[i + 1]! * MINUTE });
+  const openSeats = [...(calendar.openSeats ?? [])].map(([from, to]) => ({ start: from * MINUTE, end: to * MINUTE }));
+  return { hostId: calendar.hostId, schedule: calendar.schedule, busy, openSeats };
+}
+
 interface BlockSlot {
   eventTypeId: string;
   start: Date;
@@ -112,11 +142,12 @@ interface BlockSlot {
 
 async function insertBlock(tx: EntityManager, hostId: string, slot: BlockSlot): Promise<string> {
   const id = newId();
-  await tx.execute(
+  await executePrepared(
+    tx,
+    'booking.busy-block',
     `insert into busy_block (id, host_id, event_type_id, start_at, end_at, busy, seats_taken, active, created_at)
      values (?, ?, ?, ?, ?, tstzrange(?, ?, '[)'), 1, true, ?)`,
     [id, hostId, slot.eventTypeId, slot.start, slot.end, slot.busyStart, slot.busyEnd, slot.createdAt],
-    'run',
   );
   return id;
 }
