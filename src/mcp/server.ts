@@ -7,6 +7,7 @@
  * procedure through a tRPC caller, with the same middleware as REST.
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { callTRPCProcedure } from '@trpc/server';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
@@ -123,12 +124,17 @@ export async function registerMcp(app: FastifyInstance, services: AppServices, o
     ctx.principal = principal;
     ctx.request.rateLimitCounted = true;
     try {
-      const procedure = tool.procedurePath
-        .split('.')
-        .reduce<unknown>((target, key) => (target as Record<string, unknown>)[key], appRouter.createCaller(ctx)) as (
-        input: unknown,
-      ) => Promise<unknown>;
-      const value = await procedure(tool.takesInput ? (args ?? {}) : undefined);
+      const input = tool.takesInput ? (args ?? {}) : undefined;
+      // By path, as tRPC's caller does in the end, without building a caller proxy per call.
+      const value = await callTRPCProcedure({
+        router: appRouter,
+        path: tool.procedurePath,
+        getRawInput: async () => input,
+        ctx,
+        type: tool.procedureType,
+        signal: ctx.request.deadline,
+        batchIndex: 0,
+      });
       const json = value ?? null;
       // The REST body as text; the structured content is the same value, serialized once more with the answer
       // (to the same JSON: the procedure's output is what its zod output schema returned, plain data).

@@ -14,6 +14,8 @@ export interface McpTool {
   definition: Tool;
   /** The tRPC procedure path the tool calls, e.g. `bookings.cancel`. */
   procedurePath: string;
+  /** The procedure's kind, which tRPC checks when it is called by path. */
+  procedureType: 'query' | 'mutation';
   scope: Scope;
   /** False when the procedure takes no input (`z.void()`): it is called without one, whatever the arguments. */
   takesInput: boolean;
@@ -22,7 +24,7 @@ export interface McpTool {
 }
 
 interface ProcedureLike {
-  _def: { meta?: ProcedureMeta; inputs: z.ZodType[]; output?: z.ZodType };
+  _def: { meta?: ProcedureMeta; inputs: z.ZodType[]; output?: z.ZodType; type: 'query' | 'mutation' | 'subscription' };
 }
 
 /** `getAvailability` → `get_availability`. */
@@ -58,6 +60,7 @@ function toolOf(
   const destructive = /^(cancel|deactivate)[A-Z]/.test(openapi.operationId);
   return {
     procedurePath,
+    procedureType: procedure._def.type === 'mutation' ? 'mutation' : 'query',
     scope,
     takesInput,
     wrapsOutput,
