@@ -33,7 +33,7 @@ import {
   toSlots,
 } from '../src/modules/availability/availability.service.ts';
 import { computeSlotStarts } from '../src/modules/availability/slots.ts';
-import { INVITEE_LOCATION_KIND } from '../src/modules/bookings/booking-creation.service.ts';
+import { BOOKING_STATEMENTS, bookingInsertParams } from '../src/modules/bookings/booking-creation.service.ts';
 import { BOOKING_COLUMNS, BOOKING_FROM, type BookingRow, toBooking } from '../src/modules/bookings/booking.rows.ts';
 import { refreshContacts } from '../src/modules/contacts/contacts.projection.ts';
 import {
@@ -473,10 +473,6 @@ async function slotOffered(client: pg.PoolClient, eventType: EventTypeRecord, st
   return starts.includes(start / MINUTE);
 }
 
-/** The booking's own columns, as BookingRow has them (the event type's name and slug come from its row). */
-const BOOKING_RETURNING = `id, owner_id, host_id, event_type_id, start_at, end_at, duration_min, status, location_kind, location_value,
-  invitee_name, invitee_email, invitee_timezone, notes, answers, guests, no_show, canceled_at, cancel_reason, canceled_by, created_at`;
-
 /**
  * One transaction, statement for statement the service's for a one_on_one event type without an Idempotency-Key:
  * lock_timeout, the event type, the slot check, the host's advisory lock, the slot check again, the busy block
@@ -532,45 +528,13 @@ async function bookOneOnOne(userId: string, input: ReturnType<typeof bookingBody
     const bookingId = randomUUID();
     const inserted = await client.query<Omit<BookingRow, 'event_type_name' | 'event_type_slug'>>({
       name: 'booking-insert',
-      text: `insert into booking (id, owner_id, host_id, event_type_id, start_at, end_at, duration_min, status,
-                                  invitee_name, invitee_email, invitee_timezone, invitee_phone, invitee_sms_opt_in,
-                                  guests, answers, notes, location_kind, location_value, manage_token_hash, created_at, updated_at)
-             values ($1, $2, $3, $4, $5, $6, $7, 'active', $8, $9, $10, $11, $12,
-                     array(select jsonb_array_elements_text($13::jsonb)), $14::jsonb, $15, $16, $17, $18, $19, $20)
-             returning ${BOOKING_RETURNING}`,
-      values: [
-        bookingId,
-        eventType.ownerId,
-        eventType.ownerId,
-        eventType.id,
-        start,
-        end,
-        input.durationMin,
-        input.invitee.name,
-        input.invitee.email,
-        input.invitee.timezone,
-        input.invitee.textReminderNumber ?? null,
-        input.invitee.smsOptIn ?? false,
-        JSON.stringify(input.guests ?? []),
-        JSON.stringify(input.answers ?? []),
-        input.notes ?? null,
-        input.locationInput ? INVITEE_LOCATION_KIND : null,
-        input.locationInput ?? null,
-        null,
-        now,
-        now,
-      ],
+      text: numberPlaceholders(BOOKING_STATEMENTS.insert),
+      values: bookingInsertParams({ id: bookingId, eventType, hostId: eventType.ownerId, start, end }, input, null, now),
     });
-    await client.query({
-      name: 'booking-block-link',
-      text: 'insert into booking_busy_block (booking_id, busy_block_id) values ($1, $2)',
-      values: [bookingId, blockId],
-    });
+    await client.query({ name: 'booking-block-link', text: numberPlaceholders(BOOKING_STATEMENTS.linkBlock), values: [bookingId, blockId] });
     const converted = await client.query<{ id: string }>({
       name: 'lead-convert',
-      text: `update lead set booking_id = $1, completed_at = $2, updated_at = $3
-              where event_type_id = $4 and lower(email) = lower($5) and booking_id is null
-              returning id`,
+      text: numberPlaceholders(BOOKING_STATEMENTS.convertLeads),
       values: [bookingId, now, now, eventType.id, input.invitee.email],
     });
     const tx = onClient(client);

@@ -85,6 +85,51 @@ function hostsHintKey(eventTypeId: string, caller: BookingCaller): string {
   return caller.kind === 'owner' ? `owner:${caller.userId}:${eventTypeId}` : `public:${eventTypeId}`;
 }
 
+/** The statements that write a booking's own rows; the bench's hand-written baseline runs exactly these. */
+export const BOOKING_STATEMENTS = {
+  insert: `insert into booking (id, owner_id, host_id, event_type_id, start_at, end_at, duration_min, status,
+                          invitee_name, invitee_email, invitee_timezone, invitee_phone, invitee_sms_opt_in,
+                          guests, answers, notes, location_kind, location_value, manage_token_hash, created_at, updated_at)
+     values (?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?,
+             array(select jsonb_array_elements_text(?::jsonb)), ?::jsonb, ?, ?, ?, ?, ?, ?)
+     returning ${BOOKING_RETURNING}`,
+  linkBlock: 'insert into booking_busy_block (booking_id, busy_block_id) values (?, ?)',
+  convertLeads: `update lead set booking_id = ?, completed_at = ?, updated_at = ?
+      where event_type_id = ? and lower(email) = lower(?) and booking_id is null
+      returning id`,
+};
+
+/** The parameters of `BOOKING_STATEMENTS.insert`, in its order. */
+export function bookingInsertParams(
+  row: { id: string; eventType: EventTypeRecord; hostId: string; start: Date; end: Date },
+  input: CreateBookingInput,
+  manageTokenHash: string | null,
+  now: Date,
+): unknown[] {
+  return [
+    row.id,
+    row.eventType.ownerId,
+    row.hostId,
+    row.eventType.id,
+    row.start,
+    row.end,
+    input.durationMin,
+    input.invitee.name,
+    input.invitee.email,
+    input.invitee.timezone,
+    input.invitee.textReminderNumber ?? null,
+    input.invitee.smsOptIn ?? false,
+    JSON.stringify(input.guests ?? []),
+    JSON.stringify(input.answers ?? []),
+    input.notes ?? null,
+    input.locationInput ? INVITEE_LOCATION_KIND : null,
+    input.locationInput ?? null,
+    manageTokenHash,
+    now,
+    now,
+  ];
+}
+
 async function bookSlot(tx: EntityManager, input: CreateBookingInput, options: CreateBookingOptions): Promise<Booking> {
   const eventType = await findEventType(tx, input.eventTypeId, options.caller.kind === 'owner' ? options.caller.userId : undefined);
   if (!eventType) throw notFound('Event type');
@@ -99,37 +144,11 @@ async function bookSlot(tx: EntityManager, input: CreateBookingInput, options: C
   const [inserted] = await executePrepared<Omit<BookingRow, 'event_type_name' | 'event_type_slug'>>(
     tx,
     'booking.insert',
-    `insert into booking (id, owner_id, host_id, event_type_id, start_at, end_at, duration_min, status,
-                          invitee_name, invitee_email, invitee_timezone, invitee_phone, invitee_sms_opt_in,
-                          guests, answers, notes, location_kind, location_value, manage_token_hash, created_at, updated_at)
-     values (?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?,
-             array(select jsonb_array_elements_text(?::jsonb)), ?::jsonb, ?, ?, ?, ?, ?, ?)
-     returning ${BOOKING_RETURNING}`,
-    [
-      bookingId,
-      eventType.ownerId,
-      hostId,
-      eventType.id,
-      slot.start,
-      slot.end,
-      input.durationMin,
-      input.invitee.name,
-      input.invitee.email,
-      input.invitee.timezone,
-      input.invitee.textReminderNumber ?? null,
-      input.invitee.smsOptIn ?? false,
-      JSON.stringify(input.guests ?? []),
-      JSON.stringify(input.answers ?? []),
-      input.notes ?? null,
-      input.locationInput ? INVITEE_LOCATION_KIND : null,
-      input.locationInput ?? null,
-      options.manageTokenHash ?? null,
-      now,
-      now,
-    ],
+    BOOKING_STATEMENTS.insert,
+    bookingInsertParams({ id: bookingId, eventType, hostId, start: slot.start, end: slot.end }, input, options.manageTokenHash ?? null, now),
   );
   for (const blockId of blockIds) {
-    await executePrepared(tx, 'booking.block-link', 'insert into booking_busy_block (booking_id, busy_block_id) values (?, ?)', [bookingId, blockId]);
+    await executePrepared(tx, 'booking.block-link', BOOKING_STATEMENTS.linkBlock, [bookingId, blockId]);
   }
   const convertedLeadIds = await convertLeads(tx, eventType.id, input.invitee.email, bookingId, now);
   await refreshContacts(tx, eventType.ownerId, [input.invitee.email]);
@@ -160,9 +179,7 @@ async function convertLeads(tx: EntityManager, eventTypeId: string, email: strin
   const converted = await executePrepared<{ id: string }>(
     tx,
     'booking.convert-leads',
-    `update lead set booking_id = ?, completed_at = ?, updated_at = ?
-      where event_type_id = ? and lower(email) = lower(?) and booking_id is null
-      returning id`,
+    BOOKING_STATEMENTS.convertLeads,
     [bookingId, now, now, eventTypeId, email],
   );
   return converted.map((row) => row.id);
