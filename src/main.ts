@@ -11,11 +11,18 @@ const database = await openDatabase(env, (line) => console.error(line));
 await migrate(database.orm);
 const app = await buildApp({ env, orm: database.orm, databaseUrl: database.url });
 await app.fastify.listen({ port: env.PORT, host: env.HOST });
-console.log(`Scheduling API listening on ${env.SITE_URL} (bound to ${env.HOST}:${env.PORT})`);
-for (const { label, url } of addressesToOpen(env.SITE_URL)) console.log(`  ${label.padEnd(32)} ${url}`);
-if (env.SIGNUP_PLAN === 'off') console.log('  Sign-up is off (SIGNUP_PLAN=off): create accounts with `npm run cli -- user create`.');
-else console.log(`  ${`Sign up (${env.SIGNUP_PLAN} plan)`.padEnd(32)} ${env.SITE_URL}/signup`);
-console.log('  Demo accounts, their logins and booking pages: npm run seed');
+// One write for the whole block: the log's own lines (Fastify's "Server listening at …") go to the same stdout
+// asynchronously and would otherwise land between these.
+console.log(
+  [
+    `Scheduling API listening on ${env.SITE_URL} (bound to ${env.HOST}:${env.PORT})`,
+    ...addressesToOpen(env.SITE_URL).map(({ label, url }) => `  ${label.padEnd(32)} ${url}`),
+    env.SIGNUP_PLAN === 'off'
+      ? '  Sign-up is off (SIGNUP_PLAN=off): create accounts with `npm run cli -- user create`.'
+      : `  ${`Sign up (${env.SIGNUP_PLAN} plan)`.padEnd(32)} ${env.SITE_URL}/signup`,
+    '  Demo accounts, their logins and booking pages: npm run seed',
+  ].join('\n'),
+);
 
 const log = app.fastify.log;
 let stopping = false;
