@@ -76,15 +76,15 @@ async function enforceRateLimit(ctx: Context, limiter: RateLimiter, key: string,
  * Counts the request against its credential's budget (one per token across /api/v2, /trpc and /mcp), with the
  * X-RateLimit-* headers in `ctx.response.headers`; 429 over budget.
  */
-export async function countAgainstTokenBudget(ctx: Context & { principal: Principal }): Promise<void> {
-  const { credential } = ctx.principal;
+export async function countAgainstTokenBudget(ctx: Context, principal: Principal): Promise<void> {
+  const { credential } = principal;
   const subject = credential.kind === 'session' ? 'session' : 'token';
   await enforceRateLimit(ctx, ctx.apiRateLimiter, `${credential.kind}:${credential.id}`, subject);
 }
 
 /** 403 with an `insufficient_scope` challenge (the scope to step up to) when the principal lacks `scope`. */
-export function checkScope(ctx: Context & { principal: Principal }, scope: Scope): void {
-  if (ctx.principal.scopes.has(scope)) return;
+export function checkScope(ctx: Context, principal: Principal, scope: Scope): void {
+  if (principal.scopes.has(scope)) return;
   ctx.response.headers['WWW-Authenticate'] =
     `Bearer realm="api", error="insufficient_scope", scope="${scope}", resource_metadata="${resourceMetadataUrl(ctx)}"`;
   throw new DomainError('forbidden', `This token lacks the "${scope}" scope, which this endpoint requires.`);
@@ -130,12 +130,11 @@ function markReplay(ctx: Context, idempotency: IdempotencyScope | undefined): vo
  * src/identity/session-principal.ts), the per-credential rate limit, the scope or session check, the input
  * check, then the Idempotency-Key. In that order, so that even a 403 carries the rate-limit headers.
  */
-function authenticatedGate(check: (ctx: Context & { principal: Principal }) => void) {
+function authenticatedGate(check: (ctx: Context, principal: Principal) => void) {
   return middleware(async ({ ctx, meta, getRawInput, next }) => {
     const principal = ctx.principal ?? (await authenticateRequest(ctx));
-    const admitted = { ...ctx, principal };
-    if (!ctx.request.rateLimitCounted) await countAgainstTokenBudget(admitted);
-    check(admitted);
+    if (!ctx.request.rateLimitCounted) await countAgainstTokenBudget(ctx, principal);
+    check(ctx, principal);
     await rejectUnacceptableInput(ctx, getRawInput);
     const idempotency = idempotencyScope(ctx, meta?.idempotent, principal);
     const result = await next({ ctx: { principal, idempotency } });
@@ -148,14 +147,14 @@ function authenticatedGate(check: (ctx: Context & { principal: Principal }) => v
  * A first-party procedure on /trpc for the signed-in user only (session cookie + CSRF header): a bearer
  * token is refused with 403, so no token can mint another token or register an app. Rate-limited per session.
  */
-export const sessionProcedure = publicProcedure.use(authenticatedGate((ctx) => checkSession(ctx.principal)));
+export const sessionProcedure = publicProcedure.use(authenticatedGate((_ctx, principal) => checkSession(principal)));
 
 /**
  * A procedure callable with a token carrying `scope`: authentication, the Team-plan rule, the per-token
  * rate limit and the scope check run in that order, so even a 403 carries the rate-limit headers.
  */
 export function scopedProcedure(scope: Scope) {
-  return publicProcedure.meta({ scope }).use(authenticatedGate((ctx) => checkScope(ctx, scope)));
+  return publicProcedure.meta({ scope }).use(authenticatedGate((ctx, principal) => checkScope(ctx, principal, scope)));
 }
 
 /**

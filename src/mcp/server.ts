@@ -38,8 +38,6 @@ const INSTRUCTIONS =
   'weekly schedule. To book a time: list_event_types, then get_availability for a window, then create_booking ' +
   'with a returned slot. Every tool names the OAuth scope it needs; errors are the REST API\'s JSON bodies.';
 
-type AuthenticatedContext = Context & { principal: Principal };
-
 /**
  * One JSON Schema validator for every per-request server: the SDK would otherwise build a new Ajv instance for
  * each request, a third of an MCP request's CPU (bench, GET /me).
@@ -98,9 +96,8 @@ export async function registerMcp(app: FastifyInstance, services: AppServices, o
     const ctx = contextFor(request);
     try {
       const principal = await authenticateRequest(ctx);
-      const authenticated: AuthenticatedContext = Object.assign(ctx, { principal });
-      await countAgainstTokenBudget(authenticated);
-      for (const tool of calledTools(request.body, toolsByName)) checkScope(authenticated, tool.scope);
+      await countAgainstTokenBudget(ctx, principal);
+      for (const tool of calledTools(request.body, toolsByName)) checkScope(ctx, principal, tool.scope);
       reply.headers(ctx.response.headers);
       await answerJsonRpc(request, reply, tools, toolsByName, (tool, args) => callTool(tool, args, request, principal));
     } catch (error) {
