@@ -1,6 +1,6 @@
 import { METHODS } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { getTRPCErrorFromUnknown } from '@trpc/server';
+import { getTRPCErrorFromUnknown, type TRPCError } from '@trpc/server';
 import { fastifyRequestHandler, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type AppServices, type Context, createContextInner, type RequestInfo } from '../api/context.ts';
@@ -12,6 +12,7 @@ import type { ErrorDetail } from '../lib/errors.ts';
 import { keepJsonBodiesStrict } from '../lib/json-body.ts';
 import { methodNotAllowed, routeNotFound, sendErrorResponse } from './error-responses.ts';
 import { requestDeadline } from './request-deadline.ts';
+import { answerTrpcRequest, planTrpcRequest, type TrpcDoorOptions } from './trpc-door.ts';
 import { callRoute, findRoute, restRoutes } from './rest-dispatch.ts';
 import { canonicalPath, deleteBodyFields, queryStringProblems, type RestOperation, restOperations } from './rest-input.ts';
 
@@ -36,30 +37,48 @@ function contextFor(services: AppServices, orm: MikroORM, req: FastifyRequest, s
 
 /** The typed tRPC API for first-party apps (superjson) at /trpc. */
 export async function registerTrpc(app: FastifyInstance, services: AppServices, orm: MikroORM): Promise<void> {
-  const trpcOptions: FastifyTRPCPluginOptions<AppRouter>['trpcOptions'] = {
+  const trpcOptions = trpcHandlerOptions(services, orm);
+  const door: TrpcDoorOptions<Context> = {
     router: appRouter,
-    createContext: ({ req }) => contextFor(services, orm, req, 'trpc'),
+    createContext: (request) => contextFor(services, orm, request, 'trpc'),
     onError: ({ error, path }) => logFailureOutsideProcedure(services.log, error, path),
-    // Answers carry the caller's own data (and session.current its CSRF token): never store them in a cache.
-    responseMeta: ({ ctx, errors }) => ({
-      headers: {
-        'Cache-Control': 'no-store',
-        ...(ctx as Context | undefined)?.response.headers,
-        ...(errors.length === 0 ? {} : Object.assign({}, ...errors.map((error) => toErrorResponse(error).headers))),
-      },
-    }),
+    responseHeaders: trpcResponseHeaders,
+    signalOf: (ctx) => ctx.request.deadline,
   };
-  // tRPC's own Fastify plugin, but for how the answer is written: see sendFetchResponse.
   await app.register(async (scope) => {
     scope.removeContentTypeParser('application/json');
     scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
-    scope.removeContentTypeParser('multipart/form-data');
-    scope.addContentTypeParser('multipart/form-data', {}, (_request, body, done) => done(null, body));
+    // Every procedure takes JSON: a body of any other media type is read (within the body limit) and dropped,
+    // and the door answers 415 in tRPC's shape.
+    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => done(null, undefined));
     scope.all<{ Params: { path: string } }>(`${TRPC_BASE_PATH}/:path`, async (request, reply) => {
+      const plan = planTrpcRequest(appRouter, request, request.params.path);
+      if (plan) return answerTrpcRequest(door, plan, request, reply);
+      // tRPC's own handler for the rest (streams, HEAD, other methods), but for how its answer is written: see
+      // sendFetchResponse.
       const res = { raw: reply.raw, send: (response: Response) => sendFetchResponse(reply, response) };
       await fastifyRequestHandler({ ...trpcOptions, req: request, res: res as unknown as FastifyReply, path: request.params.path });
     });
   });
+}
+
+/** tRPC's own handler's options: what src/http/trpc-door.ts does not answer goes there. */
+export function trpcHandlerOptions(services: AppServices, orm: MikroORM): FastifyTRPCPluginOptions<AppRouter>['trpcOptions'] {
+  return {
+    router: appRouter,
+    createContext: ({ req }) => contextFor(services, orm, req, 'trpc'),
+    onError: ({ error, path }) => logFailureOutsideProcedure(services.log, error, path),
+    responseMeta: ({ ctx, errors }) => ({ headers: trpcResponseHeaders(ctx as Context | undefined, errors) }),
+  };
+}
+
+/** Answers carry the caller's own data (and session.current its CSRF token): never stored in a cache. */
+function trpcResponseHeaders(ctx: Context | undefined, errors: TRPCError[]): Record<string, string> {
+  return {
+    'Cache-Control': 'no-store',
+    ...ctx?.response.headers,
+    ...(errors.length === 0 ? {} : Object.assign({}, ...errors.map((error) => toErrorResponse(error).headers))),
+  };
 }
 
 /**
