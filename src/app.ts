@@ -62,6 +62,11 @@ export interface AppOptions {
   webRoot?: string;
   /** Shorter HTTP limits than src/config/timeouts.ts's, for tests that wait for one to pass. */
   httpTimeouts?: Partial<HttpTimeouts>;
+  /**
+   * How long a Redis counter command may take before the request counts in memory instead (default
+   * REDIS_COUNTER_TIMEOUT_MS); a test that asserts the shared count on a loaded machine allows more.
+   */
+  redisCommandTimeoutMs?: number;
 }
 
 export interface App {
@@ -92,7 +97,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     clientErrorHandler: answerClientError,
     ...httpServerTimeouts(timeouts),
   });
-  const counterStore = createCounterStore(env, options.databaseUrl);
+  const counterStore = createCounterStore(env, options.databaseUrl, options.redisCommandTimeoutMs ?? REDIS_COUNTER_TIMEOUT_MS);
   const log = fastify.log;
   let lastStoreWarning = 0;
   const onStoreError = (error: unknown) => {
@@ -230,10 +235,10 @@ function webhookRetryPolicy(env: Env): RetryPolicy {
   return delays ? { delaysMs: delays, jitter: false } : { delaysMs: DEFAULT_RETRY_DELAYS_MS, jitter: true };
 }
 
-function createCounterStore(env: Env, databaseUrl: string): { store: CounterStore; close(): Promise<void> } {
+function createCounterStore(env: Env, databaseUrl: string, redisCommandTimeoutMs: number): { store: CounterStore; close(): Promise<void> } {
   if (env.REDIS_URL) {
     const client = new Redis(env.REDIS_URL, {
-      commandTimeout: REDIS_COUNTER_TIMEOUT_MS,
+      commandTimeout: redisCommandTimeoutMs,
       // Requests never wait for a connection (no offline queue: they count in memory meanwhile), so this only
       // decides when a silent host is tried again; tens of ms would fail at boot, while building the app keeps
       // the event loop busy past the timer.

@@ -77,6 +77,8 @@ export interface TestAppOptions {
   logStream?: NodeJS.WritableStream;
   /** The ORM pool's size (10 unless a test needs to know or change it). */
   poolMax?: number;
+  /** See AppOptions.redisCommandTimeoutMs. */
+  redisCommandTimeoutMs?: number;
 }
 
 /** The whole service on a database of its own, not listening: supertest talks to it in-process. */
@@ -96,6 +98,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     webRoot: options.webRoot,
     logger: Boolean(process.env.TEST_LOG),
     logStream: options.logStream,
+    redisCommandTimeoutMs: options.redisCommandTimeoutMs,
   });
   await app.fastify.ready();
   return {

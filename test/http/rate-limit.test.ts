@@ -24,6 +24,7 @@ async function startInstance(databaseUrl: string, env: Record<string, string> = 
     databaseUrl,
     apiRateLimitPerMinute: LIMIT,
     logger: false,
+    redisCommandTimeoutMs: PATIENT_REDIS_MS,
   });
   await app.fastify.ready();
   return {
@@ -34,6 +35,12 @@ async function startInstance(databaseUrl: string, env: Record<string, string> = 
     },
   };
 }
+
+/**
+ * The shared-count tests must count in Redis: with the service's 50 ms command timeout, a loaded machine (the
+ * whole suite in parallel) made an increment late, the request counted in memory, and the shared count fell short.
+ */
+const PATIENT_REDIS_MS = 2_000;
 
 const me = (http: Http, token: string) => http.get('/api/v2/me').set(...bearer(token));
 
@@ -160,7 +167,7 @@ describe.runIf(redisUrl)('the per-token rate limit with REDIS_URL set', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await startTestApp({ apiRateLimitPerMinute: LIMIT, env: { REDIS_URL: redisUrl! } });
+    t = await startTestApp({ apiRateLimitPerMinute: LIMIT, env: { REDIS_URL: redisUrl! }, redisCommandTimeoutMs: PATIENT_REDIS_MS });
   });
   afterAll(() => t.close());
 
