@@ -19,9 +19,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  * on a small read (bench, `--profile`).
  *
  * Each step below is tRPC 11's `resolveResponse`, in its order and with its messages, status codes and headers;
- * test/http/trpc-door.test.ts sends the same requests to both and compares the answers. Anything else
- * (streaming with `trpc-accept: application/jsonl`, SSE, form data, binary bodies, HEAD, other methods,
- * `connectionParams`, requests refused as a whole) is not taken here and goes to tRPC's own handler.
+ * test/http/trpc-door.test.ts sends the same requests to both and compares the answers. Streams
+ * (`trpc-accept: application/jsonl`, SSE), HEAD, other methods and `connectionParams` are not taken here and go
+ * to tRPC's own handler; where that handler's answer is not JSON or not an answer at all, the door's differs on
+ * purpose (see planTrpcRequest).
  */
 export interface TrpcDoorOptions<TContext> {
   router: AnyRouter;
