@@ -18,6 +18,12 @@ import { canonicalPath, deleteBodyFields, queryStringProblems, type RestOperatio
 
 export const TRPC_BASE_PATH = '/trpc';
 
+/**
+ * Calls one /trpc request may batch: a page of the web app batches a handful; without a bound, one request of
+ * 100 KB could start thousands of procedures at once on one database connection.
+ */
+export const MAX_TRPC_BATCH = 50;
+
 /** Problems the REST layer found in a request's query string or body shape, for the procedure to report. */
 const restInputProblems = new WeakMap<FastifyRequest, ErrorDetail[]>();
 
@@ -52,7 +58,7 @@ export async function registerTrpc(app: FastifyInstance, services: AppServices, 
     // and the door answers 415 in tRPC's shape.
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => done(null, undefined));
     scope.all<{ Params: { path: string } }>(`${TRPC_BASE_PATH}/:path`, async (request, reply) => {
-      const plan = planTrpcRequest(appRouter, request, request.params.path);
+      const plan = planTrpcRequest(appRouter, request, request.params.path, MAX_TRPC_BATCH);
       if (plan) return answerTrpcRequest(door, plan, request, reply);
       // tRPC's own handler for the rest (streams, HEAD, other methods), but for how its answer is written: see
       // sendFetchResponse.
@@ -66,6 +72,7 @@ export async function registerTrpc(app: FastifyInstance, services: AppServices, 
 export function trpcHandlerOptions(services: AppServices, orm: MikroORM): FastifyTRPCPluginOptions<AppRouter>['trpcOptions'] {
   return {
     router: appRouter,
+    maxBatchSize: MAX_TRPC_BATCH,
     createContext: ({ req }) => contextFor(services, orm, req, 'trpc'),
     onError: ({ error, path }) => logFailureOutsideProcedure(services.log, error, path),
     responseMeta: ({ ctx, errors }) => ({ headers: trpcResponseHeaders(ctx as Context | undefined, errors) }),

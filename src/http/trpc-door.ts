@@ -53,10 +53,10 @@ export type TrpcRequestPlan = { isBatch: boolean; calls: Call[]; query: URLSearc
  * What the door does with a request, or undefined to leave it to tRPC's handler (streams, subscriptions,
  * `connectionParams`, HEAD and methods other than GET and POST). A GET's input is in its query whatever its
  * content type; a POST's is its JSON body (the string Fastify's parser left), and any other media type is a
- * 415. A path that is not URL-encoding and a batch mixing queries and mutations are refused as a whole with
- * tRPC's messages, as JSON (tRPC's own handler sends those as text/plain).
+ * 415. A path that is not URL-encoding, a batch of more than `maxBatchSize` calls and a batch mixing queries and
+ * mutations are refused as a whole with tRPC's messages, as JSON (tRPC's own handler sends those as text/plain).
  */
-export function planTrpcRequest(router: AnyRouter, request: FastifyRequest, encodedPath: string): TrpcRequestPlan | undefined {
+export function planTrpcRequest(router: AnyRouter, request: FastifyRequest, encodedPath: string, maxBatchSize: number): TrpcRequestPlan | undefined {
   if (request.headers['trpc-accept'] !== undefined || acceptsJsonLines(request.headers.accept)) return undefined;
   if (request.method !== 'GET' && request.method !== 'POST') return undefined;
   const queryStart = request.url.indexOf('?');
@@ -67,7 +67,9 @@ export function planTrpcRequest(router: AnyRouter, request: FastifyRequest, enco
   const path = decodePath(encodedPath);
   if (path === undefined) return { refusal: new TRPCError({ code: 'BAD_REQUEST', message: `Invalid URL-encoding in path "${encodedPath}"` }) };
   const isBatch = query.get('batch') === '1';
-  const calls = (isBatch ? path.split(',') : [path]).map((callPath, batchIndex) => ({
+  const paths = isBatch ? path.split(',') : [path];
+  if (paths.length > maxBatchSize) return { refusal: new TRPCError({ code: 'BAD_REQUEST', message: 'Batch call exceeds maximum size' }) };
+  const calls = paths.map((callPath, batchIndex) => ({
     path: callPath,
     procedure: procedureAt(router, callPath),
     batchIndex,

@@ -2,7 +2,7 @@ import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import Fastify, { type FastifyInstance, type FastifyRequest, type LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appRouter } from '../../src/api/root.ts';
-import { trpcHandlerOptions } from '../../src/http/api-mounts.ts';
+import { MAX_TRPC_BATCH, trpcHandlerOptions } from '../../src/http/api-mounts.ts';
 import { planTrpcRequest } from '../../src/http/trpc-door.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createUserWithToken, type TestUser } from '../helpers/factories.ts';
@@ -20,7 +20,7 @@ describe('the /trpc door answers as tRPC itself does', () => {
   beforeAll(async () => {
     t = await startTestApp();
     user = await createUserWithToken(t.em());
-    stock = Fastify();
+    stock = Fastify({ routerOptions: { maxParamLength: 5000 } });
     await stock.register(fastifyTRPCPlugin, { prefix: '/trpc', trpcOptions: trpcHandlerOptions(t.app.services, t.orm) });
     await stock.ready();
   });
@@ -93,7 +93,7 @@ describe('the /trpc door answers as tRPC itself does', () => {
 
     const path = decodeURIComponent(new URL(testCase.url, 'http://x').pathname.slice('/trpc/'.length));
     const fastifyRequest = { method: testCase.method, url: testCase.url, headers, body: testCase.body } as unknown as FastifyRequest;
-    expect(planTrpcRequest(appRouter, fastifyRequest, path) !== undefined).toBe(testCase.door);
+    expect(planTrpcRequest(appRouter, fastifyRequest, path, MAX_TRPC_BATCH) !== undefined).toBe(testCase.door);
   });
 
   // Where tRPC's own handler answers text/plain, or fails (form data was a 500), the door answers JSON.
@@ -119,6 +119,7 @@ describe('the /trpc door answers as tRPC itself does', () => {
   it.each([
     ['a batch mixing queries and mutations', '/trpc/users.me,schedule.replace?batch=1', 'Cannot mix procedure types in call: query, mutation'],
     ['a path that is not URL-encoding', '/trpc/users%25E0me', 'Invalid URL-encoding in path "users%E0me"'],
+    ['a batch of too many calls', `/trpc/${Array(MAX_TRPC_BATCH + 1).fill('users.me').join(',')}?batch=1`, 'Batch call exceeds maximum size'],
   ])('%s is a 400 in tRPC\'s shape, as JSON', async (_name, url, message) => {
     const res = await t.app.fastify.inject({ method: 'GET', url, headers: { authorization: `Bearer ${user.token}` } });
     expect(res.statusCode).toBe(400);
