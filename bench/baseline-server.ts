@@ -388,7 +388,14 @@ function onClient(client: pg.PoolClient): EntityManager {
     if (!statement) sharedStatements.set(sql, (statement = { name: `shared-${sharedStatements.size}`, text: numberPlaceholders(sql) }));
     return (await client.query({ name: statement.name, text: statement.text, values: params })).rows;
   };
-  return { execute } as unknown as EntityManager;
+  const connection = {
+    executeQuery: (query: { sql: { name: string; text: string }; parameters: unknown[] }) =>
+      client.query({ name: query.sql.name, text: query.sql.text, values: query.parameters }),
+  };
+  const getTransactionContext = () => ({
+    getExecutor: () => ({ provideConnection: <R>(consume: (c: typeof connection) => Promise<R>) => consume(connection) }),
+  });
+  return { execute, getTransactionContext } as unknown as EntityManager;
 }
 
 interface CreateBookingBody {
