@@ -33,7 +33,7 @@ import {
   toSlots,
 } from '../src/modules/availability/availability.service.ts';
 import { computeSlotStarts } from '../src/modules/availability/slots.ts';
-import { BOOKING_STATEMENTS, bookingInsertParams } from '../src/modules/bookings/booking-creation.service.ts';
+import { BOOKING_STATEMENTS, bookingInsertParams, type CreatedBookingRow } from '../src/modules/bookings/booking-creation.service.ts';
 import { BOOKING_COLUMNS, BOOKING_FROM, type BookingRow, toBooking } from '../src/modules/bookings/booking.rows.ts';
 import { refreshContacts } from '../src/modules/contacts/contacts.projection.ts';
 import {
@@ -377,9 +377,10 @@ app.get('/availability', async (request, reply) => {
 // --- POST /bookings: one booking of a one_on_one event type, as the service books it (booking-creation.service.ts). ---
 
 /**
- * The slice of MikroORM's EntityManager that the service's refreshContacts, emitWebhookEvent and readLead use
- * (`execute`), on the transaction's plain pg client: their SQL text as the service has it (so it cannot drift),
- * each distinct text a named prepared statement.
+ * The slice of MikroORM's EntityManager that the service's refreshContacts, emitWebhookEvent and readLead use,
+ * on the transaction's plain pg client: their SQL text as the service has it (so it cannot drift), each distinct
+ * text a named prepared statement. `execute` for those that call the ORM; the transaction context's connection for
+ * those that go through executePrepared (src/lib/prepared-sql.ts), which names their statements itself.
  */
 const sharedStatements = new Map<string, { name: string; text: string }>();
 function onClient(client: pg.PoolClient): EntityManager {
@@ -483,8 +484,8 @@ async function slotOffered(client: pg.PoolClient, eventType: EventTypeRecord, st
 /**
  * One transaction, statement for statement the service's for a one_on_one event type without an Idempotency-Key:
  * lock_timeout, the event type, the slot check, the host's advisory lock, the slot check again, the busy block
- * (the exclusion constraint refuses an overlap: 23P01, a 409), the booking and its block link, the lead
- * conversion, the contact refresh, the webhook outbox (writes nothing when no endpoint is subscribed). The
+ * (the exclusion constraint refuses an overlap: 23P01, a 409), the booking with its block link and the lead
+ * conversion (one statement), the contact refresh, the webhook outbox (writes nothing when no endpoint is subscribed). The
  * service's in-process turns per host and its deadlock retries are not copied: contention policy, not work.
  */
 async function bookOneOnOne(userId: string, input: ReturnType<typeof bookingBody>): Promise<BookingRow> {
@@ -532,23 +533,17 @@ async function bookOneOnOne(userId: string, input: ReturnType<typeof bookingBody
         now,
       ],
     });
-    const bookingId = randomUUID();
-    const inserted = await client.query<Omit<BookingRow, 'event_type_name' | 'event_type_slug'>>({
-      name: 'booking-insert',
-      text: numberPlaceholders(BOOKING_STATEMENTS.insert),
-      values: bookingInsertParams({ id: bookingId, eventType, hostId: eventType.ownerId, start, end }, input, null, now),
+    const created = await client.query<CreatedBookingRow>({
+      name: 'booking-create',
+      text: numberPlaceholders(BOOKING_STATEMENTS.create),
+      values: bookingInsertParams({ id: randomUUID(), eventType, hostId: eventType.ownerId, start, end, blockIds: [blockId] }, input, null, now),
     });
-    await client.query({ name: 'booking-block-link', text: numberPlaceholders(BOOKING_STATEMENTS.linkBlock), values: [bookingId, blockId] });
-    const converted = await client.query<{ id: string }>({
-      name: 'lead-convert',
-      text: numberPlaceholders(BOOKING_STATEMENTS.convertLeads),
-      values: [bookingId, now, now, eventType.id, input.invitee.email],
-    });
+    const { converted_lead_ids: convertedLeadIds, ...inserted } = created.rows[0]!;
     const tx = onClient(client);
     await refreshContacts(tx, eventType.ownerId, [input.invitee.email]);
-    const row: BookingRow = { ...inserted.rows[0]!, event_type_name: eventType.name, event_type_slug: eventType.slug };
+    const row: BookingRow = { ...inserted, event_type_name: eventType.name, event_type_slug: eventType.slug };
     await emitWebhookEvent(tx, eventType.ownerId, 'booking.created', toBooking(row), now);
-    for (const { id } of converted.rows) {
+    for (const id of convertedLeadIds) {
       await emitWebhookEvent(tx, eventType.ownerId, 'lead.converted', await readLead(tx, eventType.ownerId, id), now);
     }
     await client.query('commit');

@@ -85,23 +85,40 @@ function hostsHintKey(eventTypeId: string, caller: BookingCaller): string {
   return caller.kind === 'owner' ? `owner:${caller.userId}:${eventTypeId}` : `public:${eventTypeId}`;
 }
 
-/** The statements that write a booking's own rows; the bench's hand-written baseline runs exactly these. */
+/**
+ * The statement that writes a booking's own rows, in one round trip: the booking, its links to the busy blocks
+ * it takes a seat in, and the conversion of the invitee's open leads on this event type (e-mail compared
+ * case-insensitively); it returns the new row and the converted leads' ids. The links and leads reference the
+ * booking inserted by the same statement: foreign keys are checked at its end. The bench's hand-written
+ * baseline runs exactly this statement.
+ */
 export const BOOKING_STATEMENTS = {
-  insert: `insert into booking (id, owner_id, host_id, event_type_id, start_at, end_at, duration_min, status,
-                          invitee_name, invitee_email, invitee_timezone, invitee_phone, invitee_sms_opt_in,
-                          guests, answers, notes, location_kind, location_value, manage_token_hash, created_at, updated_at)
-     values (?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?,
-             array(select jsonb_array_elements_text(?::jsonb)), ?::jsonb, ?, ?, ?, ?, ?, ?)
-     returning ${BOOKING_RETURNING}`,
-  linkBlock: 'insert into booking_busy_block (booking_id, busy_block_id) values (?, ?)',
-  convertLeads: `update lead set booking_id = ?, completed_at = ?, updated_at = ?
-      where event_type_id = ? and lower(email) = lower(?) and booking_id is null
-      returning id`,
+  create: `with inserted as (
+       insert into booking (id, owner_id, host_id, event_type_id, start_at, end_at, duration_min, status,
+                            invitee_name, invitee_email, invitee_timezone, invitee_phone, invitee_sms_opt_in,
+                            guests, answers, notes, location_kind, location_value, manage_token_hash, created_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?,
+               array(select jsonb_array_elements_text(?::jsonb)), ?::jsonb, ?, ?, ?, ?, ?, ?)
+       returning ${BOOKING_RETURNING}
+     ), linked as (
+       insert into booking_busy_block (booking_id, busy_block_id)
+       select inserted.id, block_id from inserted cross join unnest(?::text[]) as block_id
+     ), converted as (
+       update lead set booking_id = inserted.id, completed_at = inserted.created_at, updated_at = inserted.created_at
+         from inserted
+        where lead.event_type_id = inserted.event_type_id and lower(lead.email) = lower(inserted.invitee_email)
+          and lead.booking_id is null
+       returning lead.id
+     )
+     select inserted.*, array(select id from converted) as converted_lead_ids from inserted`,
 };
 
-/** The parameters of `BOOKING_STATEMENTS.insert`, in its order. */
+/** What `BOOKING_STATEMENTS.create` returns: the new row as readBooking reads it, less the event type's columns. */
+export type CreatedBookingRow = Omit<BookingRow, 'event_type_name' | 'event_type_slug'> & { converted_lead_ids: string[] };
+
+/** The parameters of `BOOKING_STATEMENTS.create`, in its order. */
 export function bookingInsertParams(
-  row: { id: string; eventType: EventTypeRecord; hostId: string; start: Date; end: Date },
+  row: { id: string; eventType: EventTypeRecord; hostId: string; start: Date; end: Date; blockIds: readonly string[] },
   input: CreateBookingInput,
   manageTokenHash: string | null,
   now: Date,
@@ -127,6 +144,7 @@ export function bookingInsertParams(
     manageTokenHash,
     now,
     now,
+    row.blockIds,
   ];
 }
 
@@ -137,23 +155,19 @@ async function bookSlot(tx: EntityManager, input: CreateBookingInput, options: C
   const slot = await reserveSlot(tx, eventType, Date.parse(input.start), input.durationMin, options.now);
   const { hostId, blockIds } = slot;
 
-  const bookingId = newId();
   const now = options.now;
   // The new row as readBooking would read it back (one round trip fewer): its own columns, the event type's
   // name and slug from the row read above, in this transaction.
-  const [inserted] = await executePrepared<Omit<BookingRow, 'event_type_name' | 'event_type_slug'>>(
+  const [created] = await executePrepared<CreatedBookingRow>(
     tx,
-    'booking.insert',
-    BOOKING_STATEMENTS.insert,
-    bookingInsertParams({ id: bookingId, eventType, hostId, start: slot.start, end: slot.end }, input, options.manageTokenHash ?? null, now),
+    'booking.create',
+    BOOKING_STATEMENTS.create,
+    bookingInsertParams({ id: newId(), eventType, hostId, start: slot.start, end: slot.end, blockIds }, input, options.manageTokenHash ?? null, now),
   );
-  for (const blockId of blockIds) {
-    await executePrepared(tx, 'booking.block-link', BOOKING_STATEMENTS.linkBlock, [bookingId, blockId]);
-  }
-  const convertedLeadIds = await convertLeads(tx, eventType.id, input.invitee.email, bookingId, now);
+  const { converted_lead_ids: convertedLeadIds, ...inserted } = created!;
   await refreshContacts(tx, eventType.ownerId, [input.invitee.email]);
 
-  const booking = toBooking({ ...inserted!, event_type_name: eventType.name, event_type_slug: eventType.slug });
+  const booking = toBooking({ ...inserted, event_type_name: eventType.name, event_type_slug: eventType.slug });
   await emitWebhookEvent(tx, eventType.ownerId, 'booking.created', booking, now);
   for (const leadId of convertedLeadIds) {
     await emitWebhookEvent(tx, eventType.ownerId, 'lead.converted', await readLead(tx, eventType.ownerId, leadId), now);
@@ -172,15 +186,4 @@ export function assertBookable(eventType: EventTypeRecord, durationMin: number):
       `This event type does not offer ${durationMin}-minute bookings; its durations are ${eventType.durationsMin.join(', ')} minutes.`,
     );
   }
-}
-
-/** Converts the person's open leads on this event type; returns their ids. */
-async function convertLeads(tx: EntityManager, eventTypeId: string, email: string, bookingId: string, now: Date): Promise<string[]> {
-  const converted = await executePrepared<{ id: string }>(
-    tx,
-    'booking.convert-leads',
-    BOOKING_STATEMENTS.convertLeads,
-    [bookingId, now, now, eventTypeId, email],
-  );
-  return converted.map((row) => row.id);
 }
