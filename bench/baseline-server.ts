@@ -32,7 +32,7 @@ import {
   toCalendarHosts,
   toSlots,
 } from '../src/modules/availability/availability.service.ts';
-import { computeSlotStarts } from '../src/modules/availability/slots.ts';
+import { type CalendarHost, computeSlotStarts } from '../src/modules/availability/slots.ts';
 import { BOOKING_STATEMENTS, bookingInsertParams, type CreatedBookingRow } from '../src/modules/bookings/booking-creation.service.ts';
 import { BOOKING_COLUMNS, BOOKING_FROM, type BookingRow, toBooking } from '../src/modules/bookings/booking.rows.ts';
 import { refreshContacts } from '../src/modules/contacts/contacts.projection.ts';
@@ -470,6 +470,13 @@ const conflict = (message: string) => new HttpError(409, 'Conflict', message);
 /** The named statement of each distinct calendars SQL text (one per host mode and seat rule). */
 const calendarStatements = new Map<string, string>();
 
+/** The slot engine run for exactly this slot on these calendars: is it offered? */
+function offered(eventType: EventTypeRecord, calendars: CalendarHost[], start: number, durationMin: number, now: Date): boolean {
+  const end = start + durationMin * MINUTE;
+  const starts = computeSlotStarts(slotRules(eventType, durationMin, now, start, end), calendars, hostMode(eventType.kind));
+  return starts.includes(start / MINUTE);
+}
+
 /** The slot engine re-run for exactly this slot on the service's calendars statement: is it offered? */
 async function slotOffered(client: pg.PoolClient, eventType: EventTypeRecord, start: number, durationMin: number, now: Date): Promise<boolean> {
   const end = start + durationMin * MINUTE;
@@ -477,13 +484,12 @@ async function slotOffered(client: pg.PoolClient, eventType: EventTypeRecord, st
   let name = calendarStatements.get(sql);
   if (!name) calendarStatements.set(sql, (name = `calendars-${calendarStatements.size}`));
   const calendars = await client.query<CalendarRow>({ name, text: numberedParams(sql), values: calendarsParams(eventType, start, end) });
-  const starts = computeSlotStarts(slotRules(eventType, durationMin, now, start, end), toCalendarHosts(calendars.rows), hostMode(eventType.kind));
-  return starts.includes(start / MINUTE);
+  return offered(eventType, toCalendarHosts(calendars.rows), start, durationMin, now);
 }
 
 /**
  * One transaction, statement for statement the service's for a one_on_one event type without an Idempotency-Key:
- * lock_timeout, the event type, the slot check, the host's advisory lock, the slot check again, the busy block
+ * lock_timeout, the event type with its calendars, the slot check, the host's advisory lock, the slot check again, the busy block
  * (the exclusion constraint refuses an overlap: 23P01, a 409), the booking with its block link and the lead
  * conversion (one statement), the contact refresh, the webhook outbox (writes nothing when no endpoint is subscribed). The
  * service's in-process turns per host and its deadlock retries are not copied: contention policy, not work.
@@ -494,20 +500,26 @@ async function bookOneOnOne(userId: string, input: ReturnType<typeof bookingBody
   let done = false;
   try {
     await client.query('begin');
-    await client.query(`set local lock_timeout = ${BOOKING_CONTENTION.hostLockMs}`);
-    const { rows } = await client.query<EventTypeRow>({
-      name: 'event-type',
-      text: `select ${EVENT_TYPE_COLUMNS} from event_type et where et.id = $1 and et.owner_id = $2`,
-      values: [input.eventTypeId, userId],
+    await client.query({
+      name: 'lock-timeout',
+      text: "select set_config('lock_timeout', $1, true)",
+      values: [String(BOOKING_CONTENTION.hostLockMs)],
     });
-    if (!rows[0]) throw new HttpError(404, 'Not Found', 'Event type not found.');
-    const eventType = toEventType(rows[0]);
+    // The event type with its hosts' calendars for the slot: the statement GET /availability runs.
+    const { rows } = await client.query<AvailabilityRow>({
+      name: 'availability',
+      text: availabilityStatement,
+      values: availabilityParams(input.eventTypeId, userId, input.startMs, input.startMs + input.durationMin * MINUTE),
+    });
+    const read = readAvailabilityRows(rows);
+    if (!read) throw new HttpError(404, 'Not Found', 'Event type not found.');
+    const eventType = read.eventType;
     if (!eventType.active) throw conflict('This event type is inactive and does not accept bookings.');
     if (!eventType.durationsMin.includes(input.durationMin)) throw conflict('This event type does not offer that duration.');
     if (eventType.kind !== 'one_on_one') throw new HttpError(501, 'Not Implemented', 'The baseline books one_on_one event types only.');
     const taken = () => conflict('That slot was just taken. Pick another slot from /availability.');
     // Before the lock (a slot already gone is a 409 at once), then under it, as the service does.
-    if (!(await slotOffered(client, eventType, input.startMs, input.durationMin, now))) throw taken();
+    if (!offered(eventType, read.hosts, input.startMs, input.durationMin, now)) throw taken();
     await client.query({
       name: 'host-calendar-lock',
       text: 'select pg_advisory_xact_lock(hashtextextended($1, 0))',

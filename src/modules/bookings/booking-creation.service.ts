@@ -26,7 +26,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { executePrepared } from '../../lib/prepared-sql.ts';
-import { findEventType } from '../availability/availability.service.ts';
+import {
+  availabilityParams,
+  type AvailabilityRow,
+  availabilitySql,
+  findEventType,
+  readAvailabilityRows,
+} from '../availability/availability.service.ts';
+import type { CalendarHost } from '../availability/slots.ts';
 import { refreshContacts } from '../contacts/contacts.projection.ts';
 import type { EventTypeRecord } from '../event-types/event-type.rows.ts';
 import { BOOKING_RETURNING, type BookingRow, toBooking } from './booking.rows.ts';
@@ -59,6 +66,8 @@ export interface CreateBookingResult {
 
 /** The location kind stored when the invitee typed where to meet (the event type has no location settings). */
 export const INVITEE_LOCATION_KIND = 'invitee_input';
+
+const MINUTE = 60_000;
 
 export async function createBooking(
   em: EntityManager,
@@ -149,10 +158,10 @@ export function bookingInsertParams(
 }
 
 async function bookSlot(tx: EntityManager, input: CreateBookingInput, options: CreateBookingOptions): Promise<Booking> {
-  const eventType = await findEventType(tx, input.eventTypeId, options.caller.kind === 'owner' ? options.caller.userId : undefined);
-  if (!eventType) throw notFound('Event type');
+  const start = Date.parse(input.start);
+  const { eventType, calendars } = await readEventType(tx, input, start, options.caller);
   assertBookable(eventType, input.durationMin);
-  const slot = await reserveSlot(tx, eventType, Date.parse(input.start), input.durationMin, options.now);
+  const slot = await reserveSlot(tx, eventType, start, input.durationMin, options.now, { calendars });
   const { hostId, blockIds } = slot;
 
   const now = options.now;
@@ -173,6 +182,33 @@ async function bookSlot(tx: EntityManager, input: CreateBookingInput, options: C
     await emitWebhookEvent(tx, eventType.ownerId, 'lead.converted', await readLead(tx, eventType.ownerId, leadId), now);
   }
   return booking;
+}
+
+/**
+ * Step 2's read (404 when unknown or not the owner's). An owner's booking reads the event type with its hosts'
+ * calendars for the slot in one statement, the one GET /availability runs (none when it is inactive: it is
+ * refused next); the public page's reads them in two, as its event type has no owner to match.
+ */
+async function readEventType(
+  tx: EntityManager,
+  input: CreateBookingInput,
+  start: number,
+  caller: BookingCaller,
+): Promise<{ eventType: EventTypeRecord; calendars?: CalendarHost[] }> {
+  if (caller.kind === 'public') {
+    const eventType = await findEventType(tx, input.eventTypeId);
+    if (!eventType) throw notFound('Event type');
+    return { eventType };
+  }
+  const rows = await executePrepared<AvailabilityRow>(
+    tx,
+    'booking.event-type-calendars',
+    availabilitySql,
+    availabilityParams(input.eventTypeId, caller.userId, start, start + input.durationMin * MINUTE),
+  );
+  const read = readAvailabilityRows(rows);
+  if (!read) throw notFound('Event type');
+  return { eventType: read.eventType, calendars: read.hosts };
 }
 
 /** Step 2's refusals: an inactive event type, or a duration it does not offer (409). */
