@@ -35,7 +35,7 @@ import {
 import { type CalendarHost, computeSlotStarts } from '../src/modules/availability/slots.ts';
 import { BOOKING_STATEMENTS, bookingInsertParams, type CreatedBookingRow } from '../src/modules/bookings/booking-creation.service.ts';
 import { BOOKING_COLUMNS, BOOKING_FROM, type BookingRow, toBooking } from '../src/modules/bookings/booking.rows.ts';
-import { refreshContacts } from '../src/modules/contacts/contacts.projection.ts';
+import { refreshLockedContact } from '../src/modules/contacts/contacts.projection.ts';
 import {
   EVENT_TYPE_COLUMNS,
   type EventTypeRecord,
@@ -490,8 +490,8 @@ async function slotOffered(client: pg.PoolClient, eventType: EventTypeRecord, st
 /**
  * One transaction, statement for statement the service's for a one_on_one event type without an Idempotency-Key:
  * lock_timeout, the event type with its calendars, the slot check, the host's advisory lock, the slot check again, the busy block
- * (the exclusion constraint refuses an overlap: 23P01, a 409), the booking with its block link and the lead
- * conversion (one statement), the contact refresh, the webhook outbox (writes nothing when no endpoint is subscribed). The
+ * (the exclusion constraint refuses an overlap: 23P01, a 409), the booking with its block link, the lead
+ * conversion and the contact's lock (one statement), the contact refresh, the webhook outbox (writes nothing when no endpoint is subscribed). The
  * service's in-process turns per host and its deadlock retries are not copied: contention policy, not work.
  */
 async function bookOneOnOne(userId: string, input: ReturnType<typeof bookingBody>): Promise<BookingRow> {
@@ -552,7 +552,7 @@ async function bookOneOnOne(userId: string, input: ReturnType<typeof bookingBody
     });
     const { converted_lead_ids: convertedLeadIds, ...inserted } = created.rows[0]!;
     const tx = onClient(client);
-    await refreshContacts(tx, eventType.ownerId, [input.invitee.email]);
+    await refreshLockedContact(tx, eventType.ownerId, input.invitee.email);
     const row: BookingRow = { ...inserted, event_type_name: eventType.name, event_type_slug: eventType.slug };
     await emitWebhookEvent(tx, eventType.ownerId, 'booking.created', toBooking(row), now);
     for (const id of convertedLeadIds) {

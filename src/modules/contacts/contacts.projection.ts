@@ -64,16 +64,28 @@ const REFRESH_ONE_SQL = `${summaryCtes('one')}, upserted as (${CONTACT_INSERT}
     delete from contact where owner_id = ? and email_key = ? and not exists (select 1 from summary)`;
 const REBUILD_ALL_SQL = `${summaryCtes('all')}${CONTACT_INSERT}`;
 
+/**
+ * The transaction-scoped advisory lock that serialises concurrent writers of one contact: the second recomputes
+ * after the first commits, so neither overwrites the other with a stale count. Taken in a statement before the
+ * refresh, which must read with a snapshot taken once the lock is granted.
+ */
+export function contactLockKey(ownerId: string, email: string): string {
+  return `contact:${ownerId}:${email.toLowerCase()}`;
+}
+
 /** Recomputes the contact rows of these e-mail addresses; call it inside the transaction that changed them. */
 export async function refreshContacts(em: EntityManager, ownerId: string, emails: readonly string[]): Promise<void> {
-  const keys = [...new Set(emails.map((email) => email.toLowerCase()))].sort();
-  for (const key of keys) {
-    // Serialises concurrent writers of one contact: the second recomputes after the first commits,
-    // so neither overwrites the other with a stale count. Sorted keys keep lock order deadlock-free.
-    // Its own statement: the refresh must read with a snapshot taken after the lock is granted.
-    await executePrepared(em, 'contact.lock', 'select pg_advisory_xact_lock(hashtextextended(?, 0))', [`contact:${ownerId}:${key}`]);
-    await executePrepared(em, 'contact.refresh', REFRESH_ONE_SQL, [ownerId, key, ownerId, key, ownerId, key]);
+  // Sorted keys keep the lock order deadlock-free.
+  for (const email of [...new Set(emails.map((address) => address.toLowerCase()))].sort()) {
+    await executePrepared(em, 'contact.lock', 'select pg_advisory_xact_lock(hashtextextended(?, 0))', [contactLockKey(ownerId, email)]);
+    await refreshLockedContact(em, ownerId, email);
   }
+}
+
+/** Recomputes one contact row; the transaction already holds its `contactLockKey` lock (taken in an earlier statement). */
+export async function refreshLockedContact(em: EntityManager, ownerId: string, email: string): Promise<void> {
+  const key = email.toLowerCase();
+  await executePrepared(em, 'contact.refresh', REFRESH_ONE_SQL, [ownerId, key, ownerId, key, ownerId, key]);
 }
 
 /** Rebuilds the whole projection from bookings and leads (scripts/rebuild-contacts.ts; after bulk loads). */
