@@ -1,10 +1,10 @@
 /**
  * Booking creation: the one path POST /bookings and the public booking page share.
  *
- * Everything happens in ONE transaction (`bookingTransaction`: bounded lock waits, deadlocks retried, then 409):
+ * Every write happens in ONE transaction (`bookingTransaction`: bounded lock waits, deadlocks retried, then 409):
  *   1. claim the Idempotency-Key (if any) — a replay returns the stored response and stops here;
- *   2. read the event type (404 unknown / not the caller's), refuse an inactive one or a duration it does
- *      not offer (409);
+ *   2. read the event type (404 unknown / not the caller's; without an Idempotency-Key, before the transaction),
+ *      refuse an inactive one or a duration it does not offer (409);
  *   3. take the hosts' calendar locks (one host at a time books; several hosts in id order), then re-run the
  *      slot engine for exactly this slot, on the same data /availability reads, so a slot is
  *      bookable if and only if it would be offered (409 off-grid, outside the hours, too soon, taken);
@@ -75,12 +75,17 @@ export async function createBooking(
   options: CreateBookingOptions,
 ): Promise<CreateBookingResult> {
   const hash = options.idempotency ? requestHash(input) : '';
+  // Without an Idempotency-Key there is no stored response to replay first, so step 2's read (and its 404) comes
+  // before the booking queues for its hosts' turn and opens its transaction: bookings of one host take turns for
+  // their writes only. A read outside the transaction sees what one inside would (READ COMMITTED, nothing locked);
+  // the check under the hosts' locks has the last word on the slot.
+  const early = options.idempotency ? undefined : await readEventType(em, input, options.caller);
   return bookingTransaction(em, async (tx) => {
     if (options.idempotency) {
       const stored = await claimIdempotencyKey(tx, options.idempotency, hash);
       if (stored) return { status: stored.status, booking: stored.body as Booking, replayed: true };
     }
-    const booking = await bookSlot(tx, input, options);
+    const booking = await bookSlot(tx, input, options, early ?? (await readEventType(tx, input, options.caller)));
     if (options.idempotency) await storeIdempotentResponse(tx, options.idempotency, { status: 201, body: booking });
     return { status: 201, booking, replayed: false };
   }, options.deadline, hostsHintKey(input.eventTypeId, options.caller));
@@ -160,11 +165,14 @@ export function bookingInsertParams(
   ];
 }
 
-async function bookSlot(tx: EntityManager, input: CreateBookingInput, options: CreateBookingOptions): Promise<Booking> {
-  const start = Date.parse(input.start);
-  const { eventType, calendars } = await readEventType(tx, input, start, options.caller);
+async function bookSlot(
+  tx: EntityManager,
+  input: CreateBookingInput,
+  options: CreateBookingOptions,
+  { eventType, calendars }: EventTypeRead,
+): Promise<Booking> {
   assertBookable(eventType, input.durationMin);
-  const slot = await reserveSlot(tx, eventType, start, input.durationMin, options.now, { calendars });
+  const slot = await reserveSlot(tx, eventType, Date.parse(input.start), input.durationMin, options.now, { calendars });
   const { hostId, blockIds } = slot;
 
   const now = options.now;
@@ -187,24 +195,26 @@ async function bookSlot(tx: EntityManager, input: CreateBookingInput, options: C
   return booking;
 }
 
+interface EventTypeRead {
+  eventType: EventTypeRecord;
+  /** The hosts' calendars for the slot, when read with the event type (not under the hosts' locks). */
+  calendars?: CalendarHost[];
+}
+
 /**
  * Step 2's read (404 when unknown or not the owner's). An owner's booking reads the event type with its hosts'
  * calendars for the slot in one statement, the one GET /availability runs (none when it is inactive: it is
  * refused next); the public page's reads them in two, as its event type has no owner to match.
  */
-async function readEventType(
-  tx: EntityManager,
-  input: CreateBookingInput,
-  start: number,
-  caller: BookingCaller,
-): Promise<{ eventType: EventTypeRecord; calendars?: CalendarHost[] }> {
+async function readEventType(em: EntityManager, input: CreateBookingInput, caller: BookingCaller): Promise<EventTypeRead> {
   if (caller.kind === 'public') {
-    const eventType = await findEventType(tx, input.eventTypeId);
+    const eventType = await findEventType(em, input.eventTypeId);
     if (!eventType) throw notFound('Event type');
     return { eventType };
   }
+  const start = Date.parse(input.start);
   const rows = await executePrepared<AvailabilityRow>(
-    tx,
+    em,
     'booking.event-type-calendars',
     availabilitySql,
     availabilityParams(input.eventTypeId, caller.userId, start, start + input.durationMin * MINUTE),
