@@ -177,7 +177,7 @@ async function bookSlot(
 
   const now = options.now;
   // The new row as readBooking would read it back (one round trip fewer): its own columns, the event type's
-  // name and slug from the row read above, in this transaction.
+  // name and slug from step 2's read.
   const [created] = await executePrepared<CreatedBookingRow>(
     tx,
     'booking.create',
