@@ -32,10 +32,10 @@ import {
   toCalendarHosts,
   toSlots,
 } from '../src/modules/availability/availability.service.ts';
-import { computeSlotStarts } from '../src/modules/availability/slots.ts';
-import { BOOKING_STATEMENTS, bookingInsertParams } from '../src/modules/bookings/booking-creation.service.ts';
+import { type CalendarHost, computeSlotStarts } from '../src/modules/availability/slots.ts';
+import { BOOKING_STATEMENTS, bookingInsertParams, type CreatedBookingRow } from '../src/modules/bookings/booking-creation.service.ts';
 import { BOOKING_COLUMNS, BOOKING_FROM, type BookingRow, toBooking } from '../src/modules/bookings/booking.rows.ts';
-import { refreshContacts } from '../src/modules/contacts/contacts.projection.ts';
+import { refreshLockedContact } from '../src/modules/contacts/contacts.projection.ts';
 import {
   EVENT_TYPE_COLUMNS,
   type EventTypeRecord,
@@ -377,9 +377,10 @@ app.get('/availability', async (request, reply) => {
 // --- POST /bookings: one booking of a one_on_one event type, as the service books it (booking-creation.service.ts). ---
 
 /**
- * The slice of MikroORM's EntityManager that the service's refreshContacts, emitWebhookEvent and readLead use
- * (`execute`), on the transaction's plain pg client: their SQL text as the service has it (so it cannot drift),
- * each distinct text a named prepared statement.
+ * The slice of MikroORM's EntityManager that the service's refreshContacts, emitWebhookEvent and readLead use,
+ * on the transaction's plain pg client: their SQL text as the service has it (so it cannot drift), each distinct
+ * text a named prepared statement. `execute` for those that call the ORM; the transaction context's connection for
+ * those that go through executePrepared (src/lib/prepared-sql.ts), which names their statements itself.
  */
 const sharedStatements = new Map<string, { name: string; text: string }>();
 function onClient(client: pg.PoolClient): EntityManager {
@@ -388,7 +389,14 @@ function onClient(client: pg.PoolClient): EntityManager {
     if (!statement) sharedStatements.set(sql, (statement = { name: `shared-${sharedStatements.size}`, text: numberPlaceholders(sql) }));
     return (await client.query({ name: statement.name, text: statement.text, values: params })).rows;
   };
-  return { execute } as unknown as EntityManager;
+  const connection = {
+    executeQuery: (query: { sql: { name: string; text: string }; parameters: unknown[] }) =>
+      client.query({ name: query.sql.name, text: query.sql.text, values: query.parameters }),
+  };
+  const getTransactionContext = () => ({
+    getExecutor: () => ({ provideConnection: <R>(consume: (c: typeof connection) => Promise<R>) => consume(connection) }),
+  });
+  return { execute, getTransactionContext } as unknown as EntityManager;
 }
 
 interface CreateBookingBody {
@@ -462,6 +470,13 @@ const conflict = (message: string) => new HttpError(409, 'Conflict', message);
 /** The named statement of each distinct calendars SQL text (one per host mode and seat rule). */
 const calendarStatements = new Map<string, string>();
 
+/** The slot engine run for exactly this slot on these calendars: is it offered? */
+function offered(eventType: EventTypeRecord, calendars: CalendarHost[], start: number, durationMin: number, now: Date): boolean {
+  const end = start + durationMin * MINUTE;
+  const starts = computeSlotStarts(slotRules(eventType, durationMin, now, start, end), calendars, hostMode(eventType.kind));
+  return starts.includes(start / MINUTE);
+}
+
 /** The slot engine re-run for exactly this slot on the service's calendars statement: is it offered? */
 async function slotOffered(client: pg.PoolClient, eventType: EventTypeRecord, start: number, durationMin: number, now: Date): Promise<boolean> {
   const end = start + durationMin * MINUTE;
@@ -469,15 +484,14 @@ async function slotOffered(client: pg.PoolClient, eventType: EventTypeRecord, st
   let name = calendarStatements.get(sql);
   if (!name) calendarStatements.set(sql, (name = `calendars-${calendarStatements.size}`));
   const calendars = await client.query<CalendarRow>({ name, text: numberedParams(sql), values: calendarsParams(eventType, start, end) });
-  const starts = computeSlotStarts(slotRules(eventType, durationMin, now, start, end), toCalendarHosts(calendars.rows), hostMode(eventType.kind));
-  return starts.includes(start / MINUTE);
+  return offered(eventType, toCalendarHosts(calendars.rows), start, durationMin, now);
 }
 
 /**
  * One transaction, statement for statement the service's for a one_on_one event type without an Idempotency-Key:
- * lock_timeout, the event type, the slot check, the host's advisory lock, the slot check again, the busy block
- * (the exclusion constraint refuses an overlap: 23P01, a 409), the booking and its block link, the lead
- * conversion, the contact refresh, the webhook outbox (writes nothing when no endpoint is subscribed). The
+ * lock_timeout, the event type with its calendars, the slot check, the host's advisory lock, the slot check again, the busy block
+ * (the exclusion constraint refuses an overlap: 23P01, a 409), the booking with its block link, the lead
+ * conversion and the contact's lock (one statement), the contact refresh, the webhook outbox (writes nothing when no endpoint is subscribed). The
  * service's in-process turns per host and its deadlock retries are not copied: contention policy, not work.
  */
 async function bookOneOnOne(userId: string, input: ReturnType<typeof bookingBody>): Promise<BookingRow> {
@@ -486,20 +500,26 @@ async function bookOneOnOne(userId: string, input: ReturnType<typeof bookingBody
   let done = false;
   try {
     await client.query('begin');
-    await client.query(`set local lock_timeout = ${BOOKING_CONTENTION.hostLockMs}`);
-    const { rows } = await client.query<EventTypeRow>({
-      name: 'event-type',
-      text: `select ${EVENT_TYPE_COLUMNS} from event_type et where et.id = $1 and et.owner_id = $2`,
-      values: [input.eventTypeId, userId],
+    await client.query({
+      name: 'lock-timeout',
+      text: "select set_config('lock_timeout', $1, true)",
+      values: [String(BOOKING_CONTENTION.hostLockMs)],
     });
-    if (!rows[0]) throw new HttpError(404, 'Not Found', 'Event type not found.');
-    const eventType = toEventType(rows[0]);
+    // The event type with its hosts' calendars for the slot: the statement GET /availability runs.
+    const { rows } = await client.query<AvailabilityRow>({
+      name: 'availability',
+      text: availabilityStatement,
+      values: availabilityParams(input.eventTypeId, userId, input.startMs, input.startMs + input.durationMin * MINUTE),
+    });
+    const read = readAvailabilityRows(rows);
+    if (!read) throw new HttpError(404, 'Not Found', 'Event type not found.');
+    const eventType = read.eventType;
     if (!eventType.active) throw conflict('This event type is inactive and does not accept bookings.');
     if (!eventType.durationsMin.includes(input.durationMin)) throw conflict('This event type does not offer that duration.');
     if (eventType.kind !== 'one_on_one') throw new HttpError(501, 'Not Implemented', 'The baseline books one_on_one event types only.');
     const taken = () => conflict('That slot was just taken. Pick another slot from /availability.');
     // Before the lock (a slot already gone is a 409 at once), then under it, as the service does.
-    if (!(await slotOffered(client, eventType, input.startMs, input.durationMin, now))) throw taken();
+    if (!offered(eventType, read.hosts, input.startMs, input.durationMin, now)) throw taken();
     await client.query({
       name: 'host-calendar-lock',
       text: 'select pg_advisory_xact_lock(hashtextextended($1, 0))',
@@ -525,23 +545,17 @@ async function bookOneOnOne(userId: string, input: ReturnType<typeof bookingBody
         now,
       ],
     });
-    const bookingId = randomUUID();
-    const inserted = await client.query<Omit<BookingRow, 'event_type_name' | 'event_type_slug'>>({
-      name: 'booking-insert',
-      text: numberPlaceholders(BOOKING_STATEMENTS.insert),
-      values: bookingInsertParams({ id: bookingId, eventType, hostId: eventType.ownerId, start, end }, input, null, now),
+    const created = await client.query<CreatedBookingRow>({
+      name: 'booking-create',
+      text: numberPlaceholders(BOOKING_STATEMENTS.create),
+      values: bookingInsertParams({ id: randomUUID(), eventType, hostId: eventType.ownerId, start, end, blockIds: [blockId] }, input, null, now),
     });
-    await client.query({ name: 'booking-block-link', text: numberPlaceholders(BOOKING_STATEMENTS.linkBlock), values: [bookingId, blockId] });
-    const converted = await client.query<{ id: string }>({
-      name: 'lead-convert',
-      text: numberPlaceholders(BOOKING_STATEMENTS.convertLeads),
-      values: [bookingId, now, now, eventType.id, input.invitee.email],
-    });
+    const { converted_lead_ids: convertedLeadIds, ...inserted } = created.rows[0]!;
     const tx = onClient(client);
-    await refreshContacts(tx, eventType.ownerId, [input.invitee.email]);
-    const row: BookingRow = { ...inserted.rows[0]!, event_type_name: eventType.name, event_type_slug: eventType.slug };
+    await refreshLockedContact(tx, eventType.ownerId, input.invitee.email);
+    const row: BookingRow = { ...inserted, event_type_name: eventType.name, event_type_slug: eventType.slug };
     await emitWebhookEvent(tx, eventType.ownerId, 'booking.created', toBooking(row), now);
-    for (const { id } of converted.rows) {
+    for (const id of convertedLeadIds) {
       await emitWebhookEvent(tx, eventType.ownerId, 'lead.converted', await readLead(tx, eventType.ownerId, id), now);
     }
     await client.query('commit');

@@ -251,8 +251,11 @@ export async function loadHostAvailability(
   to: number,
 ): Promise<HostAvailability[]> {
   if (hosts.length === 0) return [];
-  const rows = await em.execute<(BusyText & { host_id: string })[]>(
-    `select bb.host_id, ${busyColumns(withSeats(eventType))} from busy_block bb where bb.host_id in (?) and ${BUSY_WHERE} group by bb.host_id`,
+  // `= any(array)`: one prepared statement whatever the number of hosts.
+  const rows = await executePrepared<BusyText & { host_id: string }>(
+    em,
+    'host-busy',
+    `select bb.host_id, ${busyColumns(withSeats(eventType))} from busy_block bb where bb.host_id = any(?::text[]) and ${BUSY_WHERE} group by bb.host_id`,
     [...seatParams(eventType), hosts.map((host) => host.id), ...windowParams(from, to)],
   );
   const byHost = new Map(rows.map((row) => [row.host_id, row]));

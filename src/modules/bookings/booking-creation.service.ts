@@ -1,10 +1,10 @@
 /**
  * Booking creation: the one path POST /bookings and the public booking page share.
  *
- * Everything happens in ONE transaction (`bookingTransaction`: bounded lock waits, deadlocks retried, then 409):
+ * Every write happens in ONE transaction (`bookingTransaction`: bounded lock waits, deadlocks retried, then 409):
  *   1. claim the Idempotency-Key (if any) — a replay returns the stored response and stops here;
- *   2. read the event type (404 unknown / not the caller's), refuse an inactive one or a duration it does
- *      not offer (409);
+ *   2. read the event type (404 unknown / not the caller's; without an Idempotency-Key, before the transaction),
+ *      refuse an inactive one or a duration it does not offer (409);
  *   3. take the hosts' calendar locks (one host at a time books; several hosts in id order), then re-run the
  *      slot engine for exactly this slot, on the same data /availability reads, so a slot is
  *      bookable if and only if it would be offered (409 off-grid, outside the hours, too soon, taken);
@@ -26,8 +26,15 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { executePrepared } from '../../lib/prepared-sql.ts';
-import { findEventType } from '../availability/availability.service.ts';
-import { refreshContacts } from '../contacts/contacts.projection.ts';
+import {
+  availabilityParams,
+  type AvailabilityRow,
+  availabilitySql,
+  findEventType,
+  readAvailabilityRows,
+} from '../availability/availability.service.ts';
+import type { CalendarHost } from '../availability/slots.ts';
+import { contactLockKey, refreshLockedContact } from '../contacts/contacts.projection.ts';
 import type { EventTypeRecord } from '../event-types/event-type.rows.ts';
 import { BOOKING_RETURNING, type BookingRow, toBooking } from './booking.rows.ts';
 import { readLead } from '../leads/lead.rows.ts';
@@ -60,18 +67,25 @@ export interface CreateBookingResult {
 /** The location kind stored when the invitee typed where to meet (the event type has no location settings). */
 export const INVITEE_LOCATION_KIND = 'invitee_input';
 
+const MINUTE = 60_000;
+
 export async function createBooking(
   em: EntityManager,
   input: CreateBookingInput,
   options: CreateBookingOptions,
 ): Promise<CreateBookingResult> {
   const hash = options.idempotency ? requestHash(input) : '';
+  // Without an Idempotency-Key there is no stored response to replay first, so step 2's read (and its 404) comes
+  // before the booking queues for its hosts' turn and opens its transaction: bookings of one host take turns for
+  // their writes only. A read outside the transaction sees what one inside would (READ COMMITTED, nothing locked);
+  // the check under the hosts' locks has the last word on the slot.
+  const early = options.idempotency ? undefined : await readEventType(em, input, options.caller);
   return bookingTransaction(em, async (tx) => {
     if (options.idempotency) {
       const stored = await claimIdempotencyKey(tx, options.idempotency, hash);
       if (stored) return { status: stored.status, booking: stored.body as Booking, replayed: true };
     }
-    const booking = await bookSlot(tx, input, options);
+    const booking = await bookSlot(tx, input, options, early ?? (await readEventType(tx, input, options.caller)));
     if (options.idempotency) await storeIdempotentResponse(tx, options.idempotency, { status: 201, body: booking });
     return { status: 201, booking, replayed: false };
   }, options.deadline, hostsHintKey(input.eventTypeId, options.caller));
@@ -85,23 +99,42 @@ function hostsHintKey(eventTypeId: string, caller: BookingCaller): string {
   return caller.kind === 'owner' ? `owner:${caller.userId}:${eventTypeId}` : `public:${eventTypeId}`;
 }
 
-/** The statements that write a booking's own rows; the bench's hand-written baseline runs exactly these. */
+/**
+ * The statement that writes a booking's own rows, in one round trip: the booking, its links to the busy blocks
+ * it takes a seat in, and the conversion of the invitee's open leads on this event type (e-mail compared
+ * case-insensitively); it returns the new row and the converted leads' ids. The links and leads reference the
+ * booking inserted by the same statement: foreign keys are checked at its end. It also takes the invitee's
+ * contact lock (`contactLockKey`), after the hosts' as every booking write does, so that the contact refresh
+ * that follows needs no statement of its own for it. The bench's hand-written baseline runs exactly this statement.
+ */
 export const BOOKING_STATEMENTS = {
-  insert: `insert into booking (id, owner_id, host_id, event_type_id, start_at, end_at, duration_min, status,
-                          invitee_name, invitee_email, invitee_timezone, invitee_phone, invitee_sms_opt_in,
-                          guests, answers, notes, location_kind, location_value, manage_token_hash, created_at, updated_at)
-     values (?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?,
-             array(select jsonb_array_elements_text(?::jsonb)), ?::jsonb, ?, ?, ?, ?, ?, ?)
-     returning ${BOOKING_RETURNING}`,
-  linkBlock: 'insert into booking_busy_block (booking_id, busy_block_id) values (?, ?)',
-  convertLeads: `update lead set booking_id = ?, completed_at = ?, updated_at = ?
-      where event_type_id = ? and lower(email) = lower(?) and booking_id is null
-      returning id`,
+  create: `with inserted as (
+       insert into booking (id, owner_id, host_id, event_type_id, start_at, end_at, duration_min, status,
+                            invitee_name, invitee_email, invitee_timezone, invitee_phone, invitee_sms_opt_in,
+                            guests, answers, notes, location_kind, location_value, manage_token_hash, created_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?,
+               array(select jsonb_array_elements_text(?::jsonb)), ?::jsonb, ?, ?, ?, ?, ?, ?)
+       returning ${BOOKING_RETURNING}
+     ), linked as (
+       insert into booking_busy_block (booking_id, busy_block_id)
+       select inserted.id, block_id from inserted cross join unnest(?::text[]) as block_id
+     ), converted as (
+       update lead set booking_id = inserted.id, completed_at = inserted.created_at, updated_at = inserted.created_at
+         from inserted
+        where lead.event_type_id = inserted.event_type_id and lower(lead.email) = lower(inserted.invitee_email)
+          and lead.booking_id is null
+       returning lead.id
+     )
+     select inserted.*, array(select id from converted) as converted_lead_ids
+       from inserted cross join (select pg_advisory_xact_lock(hashtextextended(?, 0))) as contact_lock`,
 };
 
-/** The parameters of `BOOKING_STATEMENTS.insert`, in its order. */
+/** What `BOOKING_STATEMENTS.create` returns: the new row as readBooking reads it, less the event type's columns. */
+export type CreatedBookingRow = Omit<BookingRow, 'event_type_name' | 'event_type_slug'> & { converted_lead_ids: string[] };
+
+/** The parameters of `BOOKING_STATEMENTS.create`, in its order. */
 export function bookingInsertParams(
-  row: { id: string; eventType: EventTypeRecord; hostId: string; start: Date; end: Date },
+  row: { id: string; eventType: EventTypeRecord; hostId: string; start: Date; end: Date; blockIds: readonly string[] },
   input: CreateBookingInput,
   manageTokenHash: string | null,
   now: Date,
@@ -127,38 +160,68 @@ export function bookingInsertParams(
     manageTokenHash,
     now,
     now,
+    row.blockIds,
+    contactLockKey(row.eventType.ownerId, input.invitee.email),
   ];
 }
 
-async function bookSlot(tx: EntityManager, input: CreateBookingInput, options: CreateBookingOptions): Promise<Booking> {
-  const eventType = await findEventType(tx, input.eventTypeId, options.caller.kind === 'owner' ? options.caller.userId : undefined);
-  if (!eventType) throw notFound('Event type');
+async function bookSlot(
+  tx: EntityManager,
+  input: CreateBookingInput,
+  options: CreateBookingOptions,
+  { eventType, calendars }: EventTypeRead,
+): Promise<Booking> {
   assertBookable(eventType, input.durationMin);
-  const slot = await reserveSlot(tx, eventType, Date.parse(input.start), input.durationMin, options.now);
+  const slot = await reserveSlot(tx, eventType, Date.parse(input.start), input.durationMin, options.now, { calendars });
   const { hostId, blockIds } = slot;
 
-  const bookingId = newId();
   const now = options.now;
   // The new row as readBooking would read it back (one round trip fewer): its own columns, the event type's
-  // name and slug from the row read above, in this transaction.
-  const [inserted] = await executePrepared<Omit<BookingRow, 'event_type_name' | 'event_type_slug'>>(
+  // name and slug from step 2's read.
+  const [created] = await executePrepared<CreatedBookingRow>(
     tx,
-    'booking.insert',
-    BOOKING_STATEMENTS.insert,
-    bookingInsertParams({ id: bookingId, eventType, hostId, start: slot.start, end: slot.end }, input, options.manageTokenHash ?? null, now),
+    'booking.create',
+    BOOKING_STATEMENTS.create,
+    bookingInsertParams({ id: newId(), eventType, hostId, start: slot.start, end: slot.end, blockIds }, input, options.manageTokenHash ?? null, now),
   );
-  for (const blockId of blockIds) {
-    await executePrepared(tx, 'booking.block-link', BOOKING_STATEMENTS.linkBlock, [bookingId, blockId]);
-  }
-  const convertedLeadIds = await convertLeads(tx, eventType.id, input.invitee.email, bookingId, now);
-  await refreshContacts(tx, eventType.ownerId, [input.invitee.email]);
+  const { converted_lead_ids: convertedLeadIds, ...inserted } = created!;
+  await refreshLockedContact(tx, eventType.ownerId, input.invitee.email);
 
-  const booking = toBooking({ ...inserted!, event_type_name: eventType.name, event_type_slug: eventType.slug });
+  const booking = toBooking({ ...inserted, event_type_name: eventType.name, event_type_slug: eventType.slug });
   await emitWebhookEvent(tx, eventType.ownerId, 'booking.created', booking, now);
   for (const leadId of convertedLeadIds) {
     await emitWebhookEvent(tx, eventType.ownerId, 'lead.converted', await readLead(tx, eventType.ownerId, leadId), now);
   }
   return booking;
+}
+
+interface EventTypeRead {
+  eventType: EventTypeRecord;
+  /** The hosts' calendars for the slot, when read with the event type (not under the hosts' locks). */
+  calendars?: CalendarHost[];
+}
+
+/**
+ * Step 2's read (404 when unknown or not the owner's). An owner's booking reads the event type with its hosts'
+ * calendars for the slot in one statement, the one GET /availability runs (none when it is inactive: it is
+ * refused next); the public page's reads them in two, as its event type has no owner to match.
+ */
+async function readEventType(em: EntityManager, input: CreateBookingInput, caller: BookingCaller): Promise<EventTypeRead> {
+  if (caller.kind === 'public') {
+    const eventType = await findEventType(em, input.eventTypeId);
+    if (!eventType) throw notFound('Event type');
+    return { eventType };
+  }
+  const start = Date.parse(input.start);
+  const rows = await executePrepared<AvailabilityRow>(
+    em,
+    'booking.event-type-calendars',
+    availabilitySql,
+    availabilityParams(input.eventTypeId, caller.userId, start, start + input.durationMin * MINUTE),
+  );
+  const read = readAvailabilityRows(rows);
+  if (!read) throw notFound('Event type');
+  return { eventType: read.eventType, calendars: read.hosts };
 }
 
 /** Step 2's refusals: an inactive event type, or a duration it does not offer (409). */
@@ -172,15 +235,4 @@ export function assertBookable(eventType: EventTypeRecord, durationMin: number):
       `This event type does not offer ${durationMin}-minute bookings; its durations are ${eventType.durationsMin.join(', ')} minutes.`,
     );
   }
-}
-
-/** Converts the person's open leads on this event type; returns their ids. */
-async function convertLeads(tx: EntityManager, eventTypeId: string, email: string, bookingId: string, now: Date): Promise<string[]> {
-  const converted = await executePrepared<{ id: string }>(
-    tx,
-    'booking.convert-leads',
-    BOOKING_STATEMENTS.convertLeads,
-    [bookingId, now, now, eventTypeId, email],
-  );
-  return converted.map((row) => row.id);
 }

@@ -14,17 +14,35 @@ const pgError = (code: string) => Object.assign(new Error(`SQLSTATE ${code}`), {
 /** As MikroORM wraps a driver error. */
 const wrapped = (code: string) => Object.assign(new Error('query failed'), { cause: pgError(code) });
 
-function run(failures: unknown[], deadline?: AbortSignal) {
-  let attempts = 0;
-  const statements: string[] = [];
-  const tx = {
-    execute: async (sql: string) => {
-      statements.push(sql);
+interface Statement {
+  text: string;
+  params: readonly unknown[];
+}
+
+/**
+ * A transaction that records its statements and answers no rows: through `execute`, and through the transaction
+ * context's connection that executePrepared (src/lib/prepared-sql.ts) sends named statements on.
+ */
+function fakeTransaction(statements: Statement[] = []): EntityManager {
+  const executeQuery = async (query: { sql: { text: string }; parameters: unknown[] }) => {
+    statements.push({ text: query.sql.text, params: query.parameters });
+    return { rows: [] };
+  };
+  return {
+    execute: async (text: string, params: unknown[] = []) => {
+      statements.push({ text, params });
       return [];
     },
-  };
+    getTransactionContext: () => ({ getExecutor: () => ({ provideConnection: (consume: (connection: object) => unknown) => consume({ executeQuery }) }) }),
+  } as unknown as EntityManager;
+}
+
+function run(failures: unknown[], deadline?: AbortSignal) {
+  let attempts = 0;
+  const statements: Statement[] = [];
+  const tx = fakeTransaction(statements);
   const em = {
-    transactional: async <T>(work: (tx: EntityManager) => Promise<T>) => work(tx as unknown as EntityManager),
+    transactional: async <T>(work: (tx: EntityManager) => Promise<T>) => work(tx),
   } as unknown as EntityManager;
   const result = bookingTransaction(
     em,
@@ -53,7 +71,8 @@ describe('bookingTransaction', () => {
     const { result, statements } = run([]);
     expect(await result).toBe('booked');
     expect(statements).toHaveLength(1);
-    const [, ms] = /^set local lock_timeout = (\d+)$/.exec(statements[0]!)!;
+    expect(statements[0]!.text).toBe("select set_config('lock_timeout', $1, true)");
+    const ms = statements[0]!.params[0];
     expect(Number(ms)).toBeGreaterThan(BOOKING_CONTENTION.hostLockMs - 100);
     expect(Number(ms)).toBeLessThanOrEqual(BOOKING_CONTENTION.hostLockMs);
   });
@@ -109,7 +128,7 @@ describe('bookings of one host in one process', () => {
       transactional: async <T>(work: (tx: EntityManager) => Promise<T>) => {
         open++;
         try {
-          return await work({ execute: async () => [] } as unknown as EntityManager);
+          return await work(fakeTransaction());
         } finally {
           open--;
         }

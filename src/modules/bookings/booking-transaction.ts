@@ -27,6 +27,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { BOOKING_CONTENTION } from '../../config/timeouts.ts';
 import { DomainError } from '../../lib/errors.ts';
 import { createKeyedMutex, type Release } from '../../lib/keyed-mutex.ts';
+import { executePrepared } from '../../lib/prepared-sql.ts';
 
 /** PostgreSQL deadlock_detected and serialization_failure: the transaction may simply be run again. */
 const RETRYABLE_SQLSTATES = new Set(['40P01', '40001']);
@@ -93,7 +94,7 @@ export async function bookingTransaction<T>(
           waitUntil ??= Date.now() + BOOKING_CONTENTION.hostLockMs;
           turnsOfTransaction.set(tx, turns);
           // One budget for all the waits of a booking (0 would mean no limit at all).
-          await tx.execute(`set local lock_timeout = ${Math.max(1, waitUntil - Date.now())}`, [], 'run');
+          await boundLockWaits(tx, Math.max(1, waitUntil - Date.now()));
           const result = await work(tx);
           // The client was already told 503: roll back rather than book a slot nobody knows they have.
           deadline?.throwIfAborted();
@@ -117,6 +118,11 @@ export async function bookingTransaction<T>(
     if (hostsHint !== undefined && turns.needed) rememberHosts(hostsHint, turns.needed);
     turns.release();
   }
+}
+
+/** `set local lock_timeout`, as one prepared statement whatever the milliseconds left (SET takes no parameters). */
+async function boundLockWaits(tx: EntityManager, ms: number): Promise<void> {
+  await executePrepared(tx, 'booking.lock-timeout', "select set_config('lock_timeout', ?, true)", [String(ms)]);
 }
 
 async function waitForTurn(turns: Turns, hostIds: string[], waitUntil: number): Promise<void> {
@@ -174,9 +180,16 @@ export async function lockHostCalendars(tx: EntityManager, hostIds: readonly str
   const sorted = [...new Set(hostIds)].sort();
   const turns = turnsOfTransaction.get(tx);
   if (turns) takeTurns(turns, sorted);
-  for (const hostId of sorted) {
-    await tx.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`host-calendar:${hostId}`]);
-  }
+  if (sorted.length === 0) return;
+  // One prepared statement for any number of hosts; the locks are taken in the array's (sorted) order.
+  await executePrepared(
+    tx,
+    'booking.host-locks',
+    `select pg_advisory_xact_lock(hashtextextended(lock_key, 0))
+       from unnest(?::text[]) with ordinality as host_lock(lock_key, position)
+      order by position`,
+    [sorted.map((hostId) => `host-calendar:${hostId}`)],
+  );
 }
 
 export function slotTaken(): DomainError {

@@ -15,6 +15,7 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError, invalidField } from '../../lib/errors.ts';
+import { executePrepared } from '../../lib/prepared-sql.ts';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
@@ -80,15 +81,19 @@ export async function claimIdempotencyKey(
   hash: string,
 ): Promise<StoredResponse | undefined> {
   await forgetExpiredKeys(tx, scope);
-  const claimed = await tx.execute<{ affectedRows: number }>(
+  const claimed = await executePrepared(
+    tx,
+    'idempotency.claim',
     `insert into idempotency_key (principal, key, request_hash, response_status, response_body)
      values (?, ?, ?, 0, 'null'::jsonb)
-     on conflict (principal, key) do nothing`,
+     on conflict (principal, key) do nothing
+     returning 1`,
     [scope.principal, scope.key, hash],
-    'run',
   );
-  if (claimed.affectedRows === 1) return undefined;
-  const [stored] = await tx.execute<{ request_hash: string; response_status: number; response_body: unknown }[]>(
+  if (claimed.length === 1) return undefined;
+  const [stored] = await executePrepared<{ request_hash: string; response_status: number; response_body: unknown }>(
+    tx,
+    'idempotency.stored',
     'select request_hash, response_status, response_body from idempotency_key where principal = ? and key = ?',
     [scope.principal, scope.key],
   );
@@ -115,17 +120,16 @@ const KEY_LIFETIME = "interval '24 hours'";
 const PRUNE_BATCH = 50;
 
 async function forgetExpiredKeys(tx: EntityManager, scope: IdempotencyScope): Promise<void> {
-  await tx.execute(
-    `delete from idempotency_key where principal = ? and key = ? and created_at < now() - ${KEY_LIFETIME}`,
-    [scope.principal, scope.key],
-    'run',
-  );
-  await tx.execute(
-    `delete from idempotency_key where ctid in (
+  await executePrepared(
+    tx,
+    'idempotency.forget-expired',
+    `with own as (
+       delete from idempotency_key where principal = ? and key = ? and created_at < now() - ${KEY_LIFETIME}
+     )
+     delete from idempotency_key where ctid in (
        select ctid from idempotency_key where created_at < now() - ${KEY_LIFETIME}
         limit ${PRUNE_BATCH} for update skip locked)`,
-    [],
-    'run',
+    [scope.principal, scope.key],
   );
 }
 
@@ -134,9 +138,10 @@ export async function storeIdempotentResponse(
   scope: IdempotencyScope,
   response: StoredResponse,
 ): Promise<void> {
-  await tx.execute(
+  await executePrepared(
+    tx,
+    'idempotency.store',
     'update idempotency_key set response_status = ?, response_body = ?::jsonb where principal = ? and key = ?',
     [response.status, JSON.stringify(response.body), scope.principal, scope.key],
-    'run',
   );
 }

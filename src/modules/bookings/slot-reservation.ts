@@ -37,6 +37,8 @@ export interface ReserveOptions {
   preferredHostId?: string;
   /** The caller already holds the hosts' calendar locks (rescheduling takes them before releasing its old time). */
   calendarsLocked?: boolean;
+  /** The hosts' calendars for this slot, when the caller read them with the event type (not under the locks). */
+  calendars?: CalendarHost[];
 }
 
 /**
@@ -60,10 +62,10 @@ export async function reserveSlot(
     if (!offered) throw explainUnavailable(eventType, availability, rules, start);
     return offered;
   };
-  // The hosts and their busy time in one statement (the one /availability reads).
-  const calendars = toCalendarHosts(
-    await executePrepared<CalendarRow>(tx, 'booking.calendars', calendarsSql(eventType), calendarsParams(eventType, start, end)),
-  );
+  // The hosts and their busy time in one statement (the one /availability reads), unless the caller has them.
+  const calendars =
+    options.calendars ??
+    toCalendarHosts(await executePrepared<CalendarRow>(tx, 'booking.calendars', calendarsSql(eventType), calendarsParams(eventType, start, end)));
   let offered: HostSlot;
   if (options.calendarsLocked) {
     offered = offeredSlot(calendars.map(toHostAvailability));

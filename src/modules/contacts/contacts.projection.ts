@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { executePrepared } from '../../lib/prepared-sql.ts';
 
 /**
  * The contacts projection: one row per (owner, lower-cased e-mail), derived from that owner's bookings
@@ -12,7 +13,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
  * - meetings: active bookings; noShows: bookings marked as no-show;
  * - firstSeenAt: their first booking or lead; lastActivityAt: the latest booking, cancellation or lead.
  */
-function summarySql(scope: 'one' | 'all'): string {
+function summaryCtes(scope: 'one' | 'all'): string {
   const bookingFilter = scope === 'one' ? 'where owner_id = ? and lower(invitee_email) = ?' : '';
   const leadFilter = scope === 'one' ? 'where owner_id = ? and lower(email) = ?' : '';
   return `
@@ -36,7 +37,10 @@ function summarySql(scope: 'one' | 'all'): string {
              min(at) as first_seen_at
         from events
        group by owner_id, email_key
-    )
+    )`;
+}
+
+const CONTACT_INSERT = `
     insert into contact (owner_id, email_key, email, name, kind, status, meetings, no_shows,
                          last_activity_at, first_seen_at, search_text)
     select owner_id, email_key, email, name,
@@ -45,21 +49,43 @@ function summarySql(scope: 'one' | 'all'): string {
            meetings, no_shows, last_activity_at, first_seen_at,
            lower(coalesce(name, '') || ' ' || email)
       from summary`;
-}
 
-const REFRESH_ONE_SQL = summarySql('one');
-const REBUILD_ALL_SQL = summarySql('all');
+/**
+ * One contact recomputed in one statement (parameters: owner and e-mail key, three times): its row written over
+ * (upsert) when the person still has bookings or leads, deleted when not. The two sub-statements never touch
+ * the same row, so their order within the statement does not matter.
+ */
+const REFRESH_ONE_SQL = `${summaryCtes('one')}, upserted as (${CONTACT_INSERT}
+      on conflict (owner_id, email_key) do update
+        set email = excluded.email, name = excluded.name, kind = excluded.kind, status = excluded.status,
+            meetings = excluded.meetings, no_shows = excluded.no_shows, last_activity_at = excluded.last_activity_at,
+            first_seen_at = excluded.first_seen_at, search_text = excluded.search_text
+    )
+    delete from contact where owner_id = ? and email_key = ? and not exists (select 1 from summary)`;
+const REBUILD_ALL_SQL = `${summaryCtes('all')}${CONTACT_INSERT}`;
+
+/**
+ * The transaction-scoped advisory lock that serialises concurrent writers of one contact: the second recomputes
+ * after the first commits, so neither overwrites the other with a stale count. Taken in a statement before the
+ * refresh, which must read with a snapshot taken once the lock is granted.
+ */
+export function contactLockKey(ownerId: string, email: string): string {
+  return `contact:${ownerId}:${email.toLowerCase()}`;
+}
 
 /** Recomputes the contact rows of these e-mail addresses; call it inside the transaction that changed them. */
 export async function refreshContacts(em: EntityManager, ownerId: string, emails: readonly string[]): Promise<void> {
-  const keys = [...new Set(emails.map((email) => email.toLowerCase()))].sort();
-  for (const key of keys) {
-    // Serialises concurrent writers of one contact: the second recomputes after the first commits,
-    // so neither overwrites the other with a stale count. Sorted keys keep lock order deadlock-free.
-    await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`contact:${ownerId}:${key}`]);
-    await em.execute('delete from contact where owner_id = ? and email_key = ?', [ownerId, key], 'run');
-    await em.execute(REFRESH_ONE_SQL, [ownerId, key, ownerId, key], 'run');
+  // Sorted keys keep the lock order deadlock-free.
+  for (const email of [...new Set(emails.map((address) => address.toLowerCase()))].sort()) {
+    await executePrepared(em, 'contact.lock', 'select pg_advisory_xact_lock(hashtextextended(?, 0))', [contactLockKey(ownerId, email)]);
+    await refreshLockedContact(em, ownerId, email);
   }
+}
+
+/** Recomputes one contact row; the transaction already holds its `contactLockKey` lock (taken in an earlier statement). */
+export async function refreshLockedContact(em: EntityManager, ownerId: string, email: string): Promise<void> {
+  const key = email.toLowerCase();
+  await executePrepared(em, 'contact.refresh', REFRESH_ONE_SQL, [ownerId, key, ownerId, key, ownerId, key]);
 }
 
 /** Rebuilds the whole projection from bookings and leads (scripts/rebuild-contacts.ts; after bulk loads). */

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../lib/ids.ts';
+import { executePrepared } from '../../lib/prepared-sql.ts';
 import type { WebhookEventType } from './webhooks.schemas.ts';
 
 /** An event id as Svix and Stripe spell them: a type prefix and a random id. */
@@ -26,7 +27,9 @@ export async function emitWebhookEvent(
   now: Date,
 ): Promise<void> {
   const id = newEventId();
-  await tx.execute(
+  await executePrepared(
+    tx,
+    'webhook.emit',
     `with subscribed as (
        select w.id from webhook_endpoint w where w.owner_id = ? and w.active and ? = any (w.events)
      ), event as (
@@ -37,7 +40,6 @@ export async function emitWebhookEvent(
      insert into webhook_delivery (id, endpoint_id, event_id, next_attempt_at, created_at)
      select gen_random_uuid()::text, subscribed.id, event.id, ?, ? from subscribed cross join event`,
     [ownerId, type, id, ownerId, type, eventBody(id, type, now, data), now, now, now],
-    'run',
   );
 }
 

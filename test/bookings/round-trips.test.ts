@@ -1,0 +1,93 @@
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fixedClock } from '../../src/lib/clock.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
+import { invitee, setSchedule, WEEKDAYS_9_TO_5 } from './fixtures.ts';
+import { createEventType } from '../helpers/booking-factories.ts';
+
+/**
+ * What a booking costs in round trips, pinned: each statement is a round trip holding the host's turn, and each
+ * unprepared one is parsed and planned again by PostgreSQL. The statements are read off the real driver.
+ */
+
+interface Sent {
+  /** The prepared statement's name; undefined for a statement sent as plain text. */
+  name?: string;
+  text: string;
+  /** Which connection: the app's background work (principal cache, webhook worker) runs on others. */
+  client: pg.Client;
+}
+
+const sent: Sent[] = [];
+const originalQuery = pg.Client.prototype.query;
+
+function recordStatements(): void {
+  sent.length = 0;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const [query] = args as [string | { name?: string; text?: string }];
+    sent.push(typeof query === 'string' ? { text: query, client: this } : { name: query.name, text: query.text ?? '', client: this });
+    return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof pg.Client.prototype.query;
+}
+
+/** The booking transaction's statements, `begin` to `commit` on its connection, and the booking's last statement before it. */
+function bookingTransaction(): { before: Sent | undefined; inside: Sent[] } {
+  const begin = sent.findIndex((statement) => statement.text === 'begin');
+  expect(begin, 'a transaction').toBeGreaterThan(0);
+  const onItsConnection = sent.slice(begin).filter((statement) => statement.client === sent[begin]!.client);
+  const commit = onItsConnection.findIndex((statement) => statement.text === 'commit');
+  const before = sent.slice(0, begin).filter((statement) => statement.name?.startsWith('booking.')).at(-1);
+  return { before, inside: onItsConnection.slice(0, commit + 1) };
+}
+
+describe('round trips of POST /api/v2/bookings', () => {
+  let t: TestApp;
+  let owner: TestUser;
+  let eventTypeId: string;
+
+  beforeAll(async () => {
+    t = await startTestApp({ clock: fixedClock('2026-03-01T12:00:00Z') });
+    owner = await createUserWithToken(t.em(), { timezone: 'UTC' });
+    await setSchedule(t.em(), owner.id, WEEKDAYS_9_TO_5);
+    eventTypeId = (await createEventType(t.em(), owner.id, { name: 'Intro', slug: 'intro', durationsMin: [30] })).id;
+  });
+  afterEach(() => {
+    pg.Client.prototype.query = originalQuery;
+  });
+  afterAll(() => t.close());
+
+  const book = (start: string, idempotencyKey?: string) => {
+    const request = t.http.post('/api/v2/bookings').set(...bearer(owner.token));
+    if (idempotencyKey) request.set('Idempotency-Key', idempotencyKey);
+    return request.send({ eventTypeId, start, durationMin: 30, invitee: invitee() });
+  };
+
+  it('without an Idempotency-Key: the event type and calendars read first, then 9 statements, all prepared but begin and commit', async () => {
+    recordStatements();
+    expect((await book('2026-03-02T10:00:00Z')).status).toBe(201);
+    const { before, inside } = bookingTransaction();
+    expect(before?.name).toMatch(/^booking\.event-type-calendars:/);
+    expect(inside.map((statement) => statement.name?.replace(/:\d+$/, '') ?? statement.text)).toEqual([
+      'begin',
+      'booking.lock-timeout',
+      'booking.host-locks',
+      'host-busy',
+      'booking.busy-block',
+      'booking.create',
+      'contact.refresh',
+      'webhook.emit',
+      'commit',
+    ]);
+  });
+
+  it('with an Idempotency-Key: the claim first in the transaction, the response stored last, all prepared', async () => {
+    recordStatements();
+    expect((await book('2026-03-02T11:00:00Z', 'round-trips-1')).status).toBe(201);
+    const { inside } = bookingTransaction();
+    const names = inside.map((statement) => statement.name?.replace(/:\d+$/, '') ?? statement.text);
+    expect(names.slice(0, 5)).toEqual(['begin', 'booking.lock-timeout', 'idempotency.forget-expired', 'idempotency.claim', 'booking.event-type-calendars']);
+    expect(names.slice(-2)).toEqual(['idempotency.store', 'commit']);
+    expect(inside.filter((statement) => statement.name === undefined).map((statement) => statement.text)).toEqual(['begin', 'commit']);
+  });
+});
