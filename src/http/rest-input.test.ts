@@ -2,8 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { canonicalPath, queryStringProblems, type RestOperation } from './rest-input.ts';
 
 const operation: RestOperation = {
-  method: 'GET',
-  pattern: /^\/api\/v2\/contacts\/?$/,
   query: new Map([
     ['q', 'string'],
     ['limit', 'integer'],
