@@ -4,7 +4,7 @@
  * (stateless-transport.ts): the SDK's checks and answers on the request Fastify already parsed, without the SDK's
  * Node-to-Fetch conversion. The door checks the Origin, authenticates the bearer token for /mcp, counts the request
  * against the token's budget and checks a tool call's scope before the JSON-RPC handling; each tool runs its
- * procedure through a tRPC caller, with the same middleware as REST.
+ * procedure by path, with the same middleware as REST.
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { callTRPCProcedure } from '@trpc/server';

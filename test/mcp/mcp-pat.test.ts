@@ -183,6 +183,21 @@ describe('MCP at /mcp with a personal access token (official SDK client)', () =>
     expect(Number(next.headers.get('x-ratelimit-remaining'))).toBe(remaining - 1);
   });
 
+  it('answers each POST with its own caller\'s data, one after another and at once', async () => {
+    const callers = await Promise.all([1, 2, 3].map(() => createUserWithToken(t.em())));
+    const getMe = async (caller: TestUser) => {
+      const res = await fetch(mcpUrl(), {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${caller.token}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_me', arguments: {} } }),
+      });
+      return ((await res.json()) as { result: CallToolResult }).result.structuredContent;
+    };
+    for (const caller of [...callers, ...callers]) expect(await getMe(caller)).toMatchObject({ id: caller.id });
+    const atOnce = await Promise.all([...callers, ...callers].map(getMe));
+    expect(atOnce.map((me) => me?.id)).toEqual([...callers, ...callers].map((caller) => caller.id));
+  });
+
   it('refuses a tool call lacking its scope with 403 and an insufficient_scope challenge', async () => {
     const reader = await createUserWithToken(t.em(), { scopes: ['read:bookings'] });
     const limited = await connectWithToken(mcpUrl(), reader.token);
