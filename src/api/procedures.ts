@@ -12,7 +12,7 @@ import {
   REPLAYED_HEADER,
 } from '../modules/bookings/idempotency.ts';
 import { type RateLimiter, rateLimitHeaders } from '../lib/rate-limit.ts';
-import { middleware, publicProcedure } from './trpc.ts';
+import { type Gate, gatedProcedure } from './trpc.ts';
 
 /**
  * Resource metadata (RFC 9728) of the resource the request addressed, /mcp or this API; 401 and 403 challenges
@@ -124,51 +124,48 @@ function markReplay(ctx: Context, idempotency: IdempotencyScope | undefined): vo
 }
 
 /**
- * The gate of an authenticated procedure, in one middleware (tRPC copies the call's options and the context at
- * every middleware level, a measurable share of a small request): authentication (a bearer token on every
- * surface; on /trpc without a token, the first-party session cookie with its CSRF header, see
- * src/identity/session-principal.ts), the per-credential rate limit, the scope or session check, the input
- * check, then the Idempotency-Key. In that order, so that even a 403 carries the rate-limit headers.
+ * The gate of an authenticated procedure: authentication (a bearer token on every surface; on /trpc without a
+ * token, the first-party session cookie with its CSRF header, see src/identity/session-principal.ts), the
+ * per-credential rate limit, the scope or session check, the input check, then the Idempotency-Key. In that order,
+ * so that even a 403 carries the rate-limit headers.
  */
-function authenticatedGate(check: (ctx: Context, principal: Principal) => void) {
-  return middleware(async ({ ctx, meta, getRawInput, next }) => {
-    const principal = ctx.principal ?? (await authenticateRequest(ctx));
-    if (!ctx.request.rateLimitCounted) await countAgainstTokenBudget(ctx, principal);
-    check(ctx, principal);
-    await rejectUnacceptableInput(ctx, getRawInput);
-    const idempotency = idempotencyScope(ctx, meta?.idempotent, principal);
-    const result = await next({ ctx: { principal, idempotency } });
-    markReplay(ctx, idempotency);
-    return result;
-  });
+function authenticatedGate(check: (ctx: Context, principal: Principal) => void): Gate<{ principal: Principal; idempotency?: IdempotencyScope }> {
+  return {
+    async admit(ctx, meta, getRawInput) {
+      const principal = ctx.principal ?? (await authenticateRequest(ctx));
+      if (!ctx.request.rateLimitCounted) await countAgainstTokenBudget(ctx, principal);
+      check(ctx, principal);
+      await rejectUnacceptableInput(ctx, getRawInput);
+      return { principal, idempotency: idempotencyScope(ctx, meta?.idempotent, principal) };
+    },
+    settle: (ctx, { idempotency }) => markReplay(ctx, idempotency),
+  };
 }
 
 /**
  * A first-party procedure on /trpc for the signed-in user only (session cookie + CSRF header): a bearer
  * token is refused with 403, so no token can mint another token or register an app. Rate-limited per session.
  */
-export const sessionProcedure = publicProcedure.use(authenticatedGate((_ctx, principal) => checkSession(principal)));
+export const sessionProcedure = gatedProcedure(authenticatedGate((_ctx, principal) => checkSession(principal)));
 
 /**
  * A procedure callable with a token carrying `scope`: authentication, the Team-plan rule, the per-token
  * rate limit and the scope check run in that order, so even a 403 carries the rate-limit headers.
  */
 export function scopedProcedure(scope: Scope) {
-  return publicProcedure.meta({ scope }).use(authenticatedGate((ctx, principal) => checkScope(ctx, principal, scope)));
+  return gatedProcedure(authenticatedGate((ctx, principal) => checkScope(ctx, principal, scope))).meta({ scope });
 }
 
 /**
  * An unauthenticated procedure (the public booking page), rate-limited per client address with the
  * X-RateLimit-* headers (429 with Retry-After when the address exceeds its budget), then the input check and the
- * Idempotency-Key, in one middleware like the authenticated gate.
+ * Idempotency-Key, like the authenticated gate.
  */
-export const publicRateLimitedProcedure = publicProcedure.use(
-  middleware(async ({ ctx, meta, getRawInput, next }) => {
+export const publicRateLimitedProcedure = gatedProcedure<{ idempotency?: IdempotencyScope }>({
+  async admit(ctx, meta, getRawInput) {
     await enforceRateLimit(ctx, ctx.publicRateLimiter, `ip:${ctx.request.ip}`, 'address');
     await rejectUnacceptableInput(ctx, getRawInput);
-    const idempotency = idempotencyScope(ctx, meta?.idempotent, undefined);
-    const result = await next({ ctx: { idempotency } });
-    markReplay(ctx, idempotency);
-    return result;
-  }),
-);
+    return { idempotency: idempotencyScope(ctx, meta?.idempotent, undefined) };
+  },
+  settle: (ctx, { idempotency }) => markReplay(ctx, idempotency),
+});

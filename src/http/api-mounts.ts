@@ -13,8 +13,8 @@ import { keepJsonBodiesStrict } from '../lib/json-body.ts';
 import { methodNotAllowed, routeNotFound, sendErrorResponse } from './error-responses.ts';
 import { requestDeadline } from './request-deadline.ts';
 import { answerTrpcRequest, planTrpcRequest, type TrpcDoorOptions } from './trpc-door.ts';
-import { callRoute, findRoute, restRoutes } from './rest-dispatch.ts';
-import { canonicalPath, deleteBodyFields, queryStringProblems, type RestOperation, restOperations } from './rest-input.ts';
+import { allowedMethods, callRoute, dispatchPath, findRoute, restRoutes, type RouteMatch, withoutTrailingSlash } from './rest-dispatch.ts';
+import { canonicalPath, deleteBodyFields, queryStringProblems, type RestOperation } from './rest-input.ts';
 
 export const TRPC_BASE_PATH = '/trpc';
 
@@ -106,10 +106,9 @@ async function sendFetchResponse(reply: FastifyReply, response: Response): Promi
 /** The public REST API at /api/v2, generated from the same procedures by trpc-to-openapi (src/http/rest-dispatch.ts). */
 export async function registerRest(app: FastifyInstance, services: AppServices, orm: MikroORM): Promise<void> {
   keepJsonBodiesStrict(appRouter);
-  const operations = restOperations(buildOpenApiDocument(services.env.SITE_URL), REST_BASE_PATH);
-  const allowedMethods = (path: string) => [
-    ...new Set(operations.filter((operation) => operation.pattern.test(path)).map((operation) => operation.method)),
-  ];
+  const routes = restRoutes(appRouter, buildOpenApiDocument(services.env.SITE_URL), REST_BASE_PATH);
+  /** The route each request was matched to, by the preHandler for the handler; absent when none serves its path. */
+  const matches = new WeakMap<FastifyRequest, RouteMatch>();
   await app.register(async (scope) => {
     // The route table answers what the adapter would not answer in the spec's words: an unknown path (404),
     // a known path with another method (405 with Allow) and a body that is not JSON (415).
@@ -117,26 +116,32 @@ export async function registerRest(app: FastifyInstance, services: AppServices, 
       const [path = '', query] = splitOnce(request.url, '?');
       // HEAD is Fastify's own answer for the GET routes.
       if (request.method === 'HEAD') return done();
-      const operation = operations.find((candidate) => candidate.method === request.method && candidate.pattern.test(path));
-      if (!operation) return void refuse(reply, unroutable(request.method, path));
+      const requested = withoutTrailingSlash(path);
+      const found = findRoute(routes, request.method, requested);
+      if (!found) return void refuse(reply, unroutable(request.method, path));
       const isJson = request.headers['content-type']?.startsWith('application/json') ?? false;
       if ((takesBody(request.method) || (request.method === 'DELETE' && request.body !== undefined)) && !isJson) {
         return void refuse(reply, unsupportedMediaType());
       }
-      const problems = inputProblems(request, operation, query);
-      if (request.method === 'DELETE' && request.body !== undefined) problems.push(...mergeDeleteBody(request, operation));
+      const problems = inputProblems(request, found.route, query);
+      if (request.method === 'DELETE' && request.body !== undefined) problems.push(...mergeDeleteBody(request, found.route));
       if (problems.length > 0) restInputProblems.set(request, problems);
-      request.raw.url = canonicalPath(path) + (query === undefined ? '' : `?${query}`);
+      const canonical = canonicalPath(path);
+      request.raw.url = canonical + (query === undefined ? '' : `?${query}`);
+      // The procedure is chosen by the canonical path with its dot segments resolved: almost always the path matched.
+      const dispatched = dispatchPath(canonical, REST_BASE_PATH);
+      const dispatch = dispatched === requested ? found : findRoute(routes, request.method, dispatched);
+      if (dispatch) matches.set(request, dispatch);
       done();
     });
-    const routes = restRoutes(appRouter);
     scope.route({
       method: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'],
       url: `${REST_BASE_PATH}/*`,
       handler: async (request, reply) => {
-        const found = findRoute(routes, request.method, request.url.slice(REST_BASE_PATH.length));
         // HEAD (Fastify's, for the GET routes) has no procedure: an empty 204, as trpc-to-openapi answered it.
-        if (!found) return request.method === 'HEAD' ? reply.code(204).send() : refuse(reply, unroutable(request.method, request.url.split('?')[0] ?? ''));
+        if (request.method === 'HEAD') return reply.code(204).send();
+        const found = matches.get(request);
+        if (!found) return refuse(reply, unroutable(request.method, request.url.split('?')[0] ?? ''));
         let ctx: Context | undefined;
         try {
           ctx = contextFor(services, orm, request, 'rest');
@@ -167,7 +172,7 @@ export async function registerRest(app: FastifyInstance, services: AppServices, 
   });
 
   function unroutable(method: string, path: string): ErrorResponse {
-    const allowed = allowedMethods(path);
+    const allowed = allowedMethods(routes, path);
     return allowed.length === 0 ? routeNotFound(method, path) : methodNotAllowed(method, path, allowed);
   }
 }

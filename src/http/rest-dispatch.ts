@@ -5,7 +5,6 @@ import {
   coerceSchema,
   forEachOpenApiProcedure,
   getInputOutputParsers,
-  getPathRegExp,
   instanceofZodTypeLikeVoid,
   instanceofZodTypeObject,
   instanceofZodTypeOptional,
@@ -15,6 +14,7 @@ import {
 } from 'trpc-to-openapi';
 import { z } from 'zod';
 import type { Context } from '../api/context.ts';
+import { type RestOperation, restOperations } from './rest-input.ts';
 
 /**
  * How a REST request reaches its procedure: trpc-to-openapi's routes (each procedure's `meta.openapi`), its input
@@ -25,10 +25,14 @@ import type { Context } from '../api/context.ts';
  * and an `AbortController`, only for a signal no procedure reads (the request's deadline is the signal here), two
  * URL parses, the route's schema walked for coercion, and a caller proxy per call. That was a fifth of the
  * service's CPU on a small request (bench: REST cost more than a `tools/call` on /mcp, which skips it).
- * Its input rules are unit-tested in rest-dispatch.test.ts; the REST suites under test/ pin the answers.
+ *
+ * One table serves both questions a request asks of the routes, so that a request is matched once: which
+ * operation it addresses (404, 405 and the query-string rules, from the OpenAPI document's parameters) and
+ * which procedure runs it. The REST suites under test/ pin the answers.
  */
-export interface RestRoute {
+export interface RestRoute extends RestOperation {
   method: string;
+  /** The operation's full path (base path included), path parameters as named groups; case-insensitive, as the adapter's. */
   pattern: RegExp;
   /** The procedure's path in the router, e.g. `bookings.list`. */
   path: string;
@@ -39,17 +43,29 @@ export interface RestRoute {
   arrayParameters: string[];
 }
 
-export function restRoutes(router: AnyRouter): RestRoute[] {
+export interface RouteMatch {
+  route: RestRoute;
+  /** The path parameters as sent. */
+  pathInput: Record<string, string>;
+}
+
+/** The routes of the router's procedures below `basePath`, each with what `document` says about its operation. */
+export function restRoutes(router: AnyRouter, document: { paths?: object }, basePath: string): RestRoute[] {
+  const operations = restOperations(document);
   const routes: RestRoute[] = [];
   forEachOpenApiProcedure(router._def.procedures, ({ path, procedure, meta: { openapi } }) => {
     if (procedure._def.type === 'subscription') return;
+    const template = normalizePath(openapi.path);
+    const operation = operations.get(`${openapi.method} ${template}`);
+    if (!operation) throw new Error(`The OpenAPI document has no ${openapi.method} ${template} (procedure ${path}).`);
     const schema = unwrapZodType(getInputOutputParsers(procedure).inputParser as z.ZodType, true);
     const takesBody = acceptsRequestBody(openapi.method);
     const isObject = zodSupportsCoerce && instanceofZodTypeObject(schema);
     if (isObject) coerceSchema(schema);
     routes.push({
+      ...operation,
       method: openapi.method,
-      pattern: getPathRegExp(normalizePath(openapi.path)),
+      pattern: new RegExp(`^${basePath}${template.replace(/\{([^/}]+)\}/g, '(?<$1>[^/]+)')}$`, 'i'),
       path,
       type: procedure._def.type,
       input: instanceofZodTypeLikeVoid(schema) ? 'none' : takesBody ? 'body' : 'query',
@@ -65,24 +81,47 @@ function arrayKeys(schema: z.ZodObject): string[] {
     .map(([key]) => key);
 }
 
-/**
- * The route of `method` and `url` (below the REST base path, query included), with its path parameters as sent.
- * The path is read as the handler read it: through the URL parser (dot segments resolved), then normalized.
- */
-export function findRoute(routes: RestRoute[], method: string, url: string): { route: RestRoute; pathInput: Record<string, string> } | undefined {
-  const normalized = normalizePath(new URL(`http://127.0.0.1${url}`).pathname);
+/** The route of `method` and `path` (the full path, without its query or a trailing slash). */
+export function findRoute(routes: readonly RestRoute[], method: string, path: string): RouteMatch | undefined {
   for (const route of routes) {
     if (route.method !== method) continue;
-    const match = route.pattern.exec(normalized);
+    const match = route.pattern.exec(path);
     if (match) return { route, pathInput: { ...match.groups } };
   }
   return undefined;
 }
 
+/** The methods some route serves at `path` (the full path, one trailing slash allowed), for a 405's Allow. */
+export function allowedMethods(routes: readonly RestRoute[], path: string): string[] {
+  const bare = withoutTrailingSlash(path);
+  return [...new Set(routes.filter((route) => route.pattern.test(bare)).map((route) => route.method))];
+}
+
+/** The request path as routes match it: one trailing slash is allowed, as the adapter allowed it. */
+export function withoutTrailingSlash(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}
+
+/** Characters a URL parser leaves as they are in a path; anything else may be re-encoded or (`\\`) read as a slash. */
+const URL_STABLE_PATH = /^[\w\-.~!$&'()*+,;=:@%/]*$/;
+/** `.` and `..` segments, which a URL parser resolves (`%2e` is a dot to it too). */
+const DOT_SEGMENT = /\/(?:\.|%2e){1,2}(?=\/|$)/i;
+
+/**
+ * The path a procedure is chosen by: `path` (below `basePath`) read through the URL parser, dot segments resolved,
+ * then one leading and one trailing slash dropped, as trpc-to-openapi's handler read it. Only a path the parser
+ * would change is parsed: for any other this is the path itself, less a trailing slash.
+ */
+export function dispatchPath(path: string, basePath: string): string {
+  const below = path.slice(basePath.length);
+  const resolved = URL_STABLE_PATH.test(below) && !DOT_SEGMENT.test(below) ? below : new URL(`http://127.0.0.1${below}`).pathname;
+  return basePath + normalizePath(resolved);
+}
+
 /** Runs the route's procedure on the request's input; what the procedure returns, or throws. */
 export function callRoute(
   router: AnyRouter,
-  { route, pathInput }: { route: RestRoute; pathInput: Record<string, string> },
+  { route, pathInput }: RouteMatch,
   request: FastifyRequest,
   ctx: Context,
 ): Promise<unknown> {

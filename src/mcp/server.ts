@@ -4,7 +4,7 @@
  * (stateless-transport.ts): the SDK's checks and answers on the request Fastify already parsed, without the SDK's
  * Node-to-Fetch conversion. The door checks the Origin, authenticates the bearer token for /mcp, counts the request
  * against the token's budget and checks a tool call's scope before the JSON-RPC handling; each tool runs its
- * procedure through a tRPC caller, with the same middleware as REST.
+ * procedure by path, with the same middleware as REST.
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { callTRPCProcedure } from '@trpc/server';
@@ -24,7 +24,6 @@ import { type AppServices, type Context, createContextInner } from '../api/conte
 import { authenticateRequest, checkScope, countAgainstTokenBudget } from '../api/procedures.ts';
 import { appRouter } from '../api/root.ts';
 import { mcpAllowedOrigins } from '../config/env.ts';
-import type { Principal } from '../identity/principal.ts';
 import { DomainError } from '../lib/errors.ts';
 import { type ErrorResponse, errorResponse, toErrorResponse } from '../lib/error-response.ts';
 import { promptDefinitions, renderPrompt } from './prompts.ts';
@@ -99,7 +98,18 @@ export async function registerMcp(app: FastifyInstance, services: AppServices, o
       await countAgainstTokenBudget(ctx, principal);
       for (const tool of calledTools(request.body, toolsByName)) checkScope(ctx, principal, tool.scope);
       reply.headers(ctx.response.headers);
-      await answerJsonRpc(request, reply, tools, toolsByName, (tool, args) => callTool(tool, args, request, principal));
+      // The first tool call runs in the context the door authenticated in; any other call of a batch gets one of
+      // its own (an EntityManager serves one call at a time).
+      let unused: Context | undefined = ctx;
+      const contextForCall = () => {
+        const callContext = unused ?? contextFor(request);
+        unused = undefined;
+        // The HTTP request was counted once already, with this principal.
+        callContext.principal = principal;
+        callContext.request.rateLimitCounted = true;
+        return callContext;
+      };
+      await answerJsonRpc(request, reply, tools, toolsByName, (tool, args) => callTool(tool, args, contextForCall()));
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       return send(reply, { ...toErrorResponse(error), headers: ctx.response.headers });
@@ -115,11 +125,8 @@ export async function registerMcp(app: FastifyInstance, services: AppServices, o
       send(reply.header('Allow', 'POST, OPTIONS'), errorResponse('method_not_allowed', `${request.method} is not allowed on ${MCP_PATH}; use POST.`)),
   });
 
-  /** Runs the tool's procedure with the request's principal; the HTTP request was counted once already. */
-  async function callTool(tool: McpTool, args: unknown, request: FastifyRequest, principal: Principal): Promise<CallToolResult> {
-    const ctx = contextFor(request);
-    ctx.principal = principal;
-    ctx.request.rateLimitCounted = true;
+  /** Runs the tool's procedure in `ctx` (the request's principal in it). */
+  async function callTool(tool: McpTool, args: unknown, ctx: Context): Promise<CallToolResult> {
     try {
       const input = tool.takesInput ? (args ?? {}) : undefined;
       // By path, as tRPC's caller does in the end, without building a caller proxy per call.

@@ -1,4 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectOperations } from '../../src/api/openapi-postprocess.ts';
 import { appRouter } from '../../src/api/root.ts';
@@ -158,6 +159,43 @@ describe('MCP at /mcp with a personal access token (official SDK client)', () =>
 
   it('answers an unknown tool with a JSON-RPC error', async () => {
     await expect(client.callTool({ name: 'drop_database', arguments: {} })).rejects.toThrow(/Unknown tool: drop_database/);
+  });
+
+  it('answers a batch of tool calls, each as it answers alone, counting the HTTP request once against the budget', async () => {
+    const caller = await createUserWithToken(t.em());
+    const post = (body: unknown) =>
+      fetch(mcpUrl(), {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${caller.token}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+        body: JSON.stringify(body),
+      });
+    const call = (id: number, name: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } });
+    const batch = await post([call(1, 'get_me'), call(2, 'list_event_types'), call(3, 'get_me')]);
+    expect(batch.status).toBe(200);
+    const remaining = Number(batch.headers.get('x-ratelimit-remaining'));
+    const answers = (await batch.json()) as { id: number; result: CallToolResult }[];
+    expect(answers.map((answer) => answer.id)).toEqual([1, 2, 3]);
+    for (const answer of answers) expect(answer.result.isError, JSON.stringify(answer.result)).toBeFalsy();
+    expect(answers[0]!.result.structuredContent).toMatchObject({ id: caller.id });
+    expect(answers[2]!.result.structuredContent).toEqual(answers[0]!.result.structuredContent);
+    expect(answers[1]!.result.structuredContent).toEqual({ data: [] });
+    const next = await post(call(4, 'get_me'));
+    expect(Number(next.headers.get('x-ratelimit-remaining'))).toBe(remaining - 1);
+  });
+
+  it('answers each POST with its own caller\'s data, one after another and at once', async () => {
+    const callers = await Promise.all([1, 2, 3].map(() => createUserWithToken(t.em())));
+    const getMe = async (caller: TestUser) => {
+      const res = await fetch(mcpUrl(), {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${caller.token}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_me', arguments: {} } }),
+      });
+      return ((await res.json()) as { result: CallToolResult }).result.structuredContent;
+    };
+    for (const caller of [...callers, ...callers]) expect(await getMe(caller)).toMatchObject({ id: caller.id });
+    const atOnce = await Promise.all([...callers, ...callers].map(getMe));
+    expect(atOnce.map((me) => me?.id)).toEqual([...callers, ...callers].map((caller) => caller.id));
   });
 
   it('refuses a tool call lacking its scope with 403 and an insufficient_scope challenge', async () => {
