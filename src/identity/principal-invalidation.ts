@@ -39,6 +39,8 @@ export function listenForPrincipalChanges(
 ): InvalidationListener {
   let confirmedAt = Number.NEGATIVE_INFINITY;
   let client: pg.Client | undefined;
+  /** The proofs of `client` once its LISTEN took effect: a proof sent before that would confirm nothing. */
+  let prove: ((after: number) => Promise<void>) | undefined;
   let closed = false;
   let timer: NodeJS.Timeout | undefined;
 
@@ -48,6 +50,7 @@ export function listenForPrincipalChanges(
     if (error) onError(error);
     const lost = client;
     client = undefined;
+    prove = undefined;
     lost?.removeAllListeners();
     lost?.on('error', () => undefined);
     void lost?.end().catch(() => undefined);
@@ -84,25 +87,15 @@ export function listenForPrincipalChanges(
     await fresh.query(`listen ${PRINCIPAL_CHANNEL}`);
     // Whatever changed before LISTEN took effect was never notified to us: start from nothing.
     handlers.onReset();
-  };
-
-  /** One proof: `select 1` on the listening connection; a proof already sent at or after `after` is reused. */
-  let inFlight: { sentAt: number; done: Promise<void> } | undefined;
-  const prove = (after: number): Promise<void> => {
-    if (inFlight && inFlight.sentAt >= after) return inFlight.done;
-    const listening = client;
-    if (!listening) return Promise.resolve();
-    const sentAt = performance.now();
-    const done = listening.query('select 1').then(
-      () => {
-        if (client === listening) confirmedAt = Math.max(confirmedAt, sentAt);
+    prove = proofsOn(
+      fresh,
+      (sentAt) => {
+        if (client === fresh) confirmedAt = Math.max(confirmedAt, sentAt);
       },
-      (error: unknown) => {
-        if (!closed && client === listening) drop(error);
+      (error) => {
+        if (!closed && client === fresh) drop(error);
       },
     );
-    inFlight = { sentAt, done };
-    return done;
   };
 
   const tick = async () => {
@@ -114,7 +107,7 @@ export function listenForPrincipalChanges(
       if (!closed && client) drop(error);
       return;
     }
-    await prove(performance.now());
+    await prove?.(performance.now());
     if (client) schedule(CONFIRM_INTERVAL_MS);
   };
 
@@ -124,14 +117,54 @@ export function listenForPrincipalChanges(
     confirmedAt: () => confirmedAt,
     // A waiting request gives up after MAX_UNCONFIRMED_MS (and looks its token up): a stalled connection must not
     // hold requests longer than it may go unconfirmed.
-    confirmAfter: (after) => Promise.race([prove(after), delay(MAX_UNCONFIRMED_MS)]),
+    confirmAfter: (after) => Promise.race([prove?.(after), delay(MAX_UNCONFIRMED_MS)]),
     async close() {
       closed = true;
       clearTimeout(timer);
       const last = client;
       client = undefined;
+      prove = undefined;
       await last?.end().catch(() => undefined);
     },
+  };
+}
+
+/**
+ * `select 1` proofs on one connection, one at a time: pg 8 queues a query sent while another is running (and warns
+ * that pg 9 will not). A caller content with a proof sent at or after `after` gets the latest one; one that needs a
+ * later proof than the running one waits for the next, sent as soon as the running one ends and shared by every
+ * caller that asked meanwhile (pg's queue would not have sent it any sooner).
+ */
+function proofsOn(
+  connection: pg.Client,
+  onProof: (sentAt: number) => void,
+  onFailure: (error: unknown) => void,
+): (after: number) => Promise<void> {
+  let latest: { sentAt: number; done: Promise<void> } | undefined;
+  let running = false;
+  let next: Promise<void> | undefined;
+  const send = (): Promise<void> => {
+    const sentAt = performance.now();
+    running = true;
+    const done = connection
+      .query('select 1')
+      .then(() => onProof(sentAt), onFailure)
+      .finally(() => {
+        running = false;
+      });
+    latest = { sentAt, done };
+    return done;
+  };
+  return (after) => {
+    if (latest && latest.sentAt >= after) return latest.done;
+    // From the moment it is queued until it is sent (just after the running one ended), the next is the one to wait for.
+    if (next) return next;
+    if (!latest || !running) return send();
+    next = latest.done.then(() => {
+      next = undefined;
+      return send();
+    });
+    return next;
   };
 }
 
