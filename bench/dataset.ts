@@ -104,9 +104,30 @@ export type Log = (line: string) => void;
 
 /** The bench database on the server of `serverUrl`, built when missing or outdated (or when `rebuild`). */
 export async function ensureDataset(serverUrl: string, log: Log, options: { rebuild?: boolean } = {}): Promise<BenchFixture> {
-  const fixture = await ensureCoreDataset(serverUrl, log, options);
-  await withClient(databaseUrl(serverUrl, BENCH_DATABASE), (client) => ensureTeams(client, fixture, log));
-  return fixture;
+  return whileNoOtherBenchPrepares(serverUrl, log, async () => {
+    const fixture = await ensureCoreDataset(serverUrl, log, options);
+    await withClient(databaseUrl(serverUrl, BENCH_DATABASE), (client) => ensureTeams(client, fixture, log));
+    return fixture;
+  });
+}
+
+/** The advisory lock of preparing the data set, on the server's maintenance database (a build drops bench_data). */
+const PREPARATION_LOCK = 0x62656e63;
+
+/**
+ * One bench at a time prepares the data set: a second one started meanwhile waits, then finds it built. Without
+ * this, a bench started during another's build saw no finished data set and dropped the database under it.
+ */
+async function whileNoOtherBenchPrepares<T>(serverUrl: string, log: Log, work: () => Promise<T>): Promise<T> {
+  return withClient(serverUrl, async (client) => {
+    const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [PREPARATION_LOCK]);
+    if (!rows[0]?.locked) {
+      log('another bench is preparing the data set; waiting for it');
+      await client.query('select pg_advisory_lock($1)', [PREPARATION_LOCK]);
+    }
+    // Ending the session (withClient) releases the lock.
+    return work();
+  });
 }
 
 async function ensureCoreDataset(serverUrl: string, log: Log, options: { rebuild?: boolean }): Promise<BenchFixture> {
