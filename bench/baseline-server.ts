@@ -45,7 +45,6 @@ import {
 import { eventTypeUrl, toEventTypeDto } from '../src/modules/event-types/event-types.schemas.ts';
 import { LEAD_COLUMNS, LEAD_FROM, type LeadRow, readLead, toLead } from '../src/modules/leads/lead.rows.ts';
 import { emitWebhookEvent } from '../src/modules/webhooks/outbox.ts';
-import { numberedParams } from './dataset.ts';
 
 const url = process.env.BENCH_DATABASE_URL;
 if (!url || !process.send) throw new Error('bench/baseline-server.ts is started by bench/run.ts');
@@ -346,7 +345,7 @@ function zoneParam(value: string | undefined): string | undefined {
 }
 
 // The service's own statement (written for MikroORM's `?`) and its pure slot engine: what differs is the stack.
-const availabilityStatement = numberedParams(availabilitySql);
+const availabilityStatement = numberPlaceholders(availabilitySql);
 
 app.get('/availability', async (request, reply) => {
   const principal = await authenticate(request, reply, 'read:availability');
@@ -483,7 +482,7 @@ async function slotOffered(client: pg.PoolClient, eventType: EventTypeRecord, st
   const sql = calendarsSql(eventType);
   let name = calendarStatements.get(sql);
   if (!name) calendarStatements.set(sql, (name = `calendars-${calendarStatements.size}`));
-  const calendars = await client.query<CalendarRow>({ name, text: numberedParams(sql), values: calendarsParams(eventType, start, end) });
+  const calendars = await client.query<CalendarRow>({ name, text: numberPlaceholders(sql), values: calendarsParams(eventType, start, end) });
   return offered(eventType, toCalendarHosts(calendars.rows), start, durationMin, now);
 }
 

@@ -612,9 +612,3 @@ export async function withClient<T>(url: string, work: (client: pg.Client) => Pr
     await client.end();
   }
 }
-
-/** A statement written with MikroORM's `?` placeholders in pg's numbered form ($1, $2, …), for the plain driver. */
-export function numberedParams(sql: string): string {
-  let n = 0;
-  return sql.replace(/\?/g, () => `$${++n}`);
-}

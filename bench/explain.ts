@@ -8,7 +8,8 @@ import { BOOKING_COLUMNS } from '../src/modules/bookings/booking.rows.ts';
 import { EVENT_TYPE_COLUMNS, type EventTypeRow, toEventType } from '../src/modules/event-types/event-type.rows.ts';
 import { LEAD_COLUMNS } from '../src/modules/leads/lead.rows.ts';
 import type { BenchFixture } from './dataset.ts';
-import { numberedParams, withClient } from './dataset.ts';
+import { withClient } from './dataset.ts';
+import { numberPlaceholders } from '../src/lib/prepared-sql.ts';
 import { BOOKINGS_PAGE, DEEP_PAGES, SEARCH_TERM } from './scenarios.ts';
 
 export async function explainQueries(dbUrl: string, fixture: BenchFixture): Promise<string> {
@@ -65,7 +66,7 @@ export async function explainQueries(dbUrl: string, fixture: BenchFixture): Prom
       [`GET /contacts?q=${SEARCH_TERM}: page`, contactsPage(true, 0), [heavy, `%${SEARCH_TERM}%`]],
       [
         'GET /availability: the event type, its hosts, schedules and busy time',
-        numberedParams(availabilitySql),
+        numberPlaceholders(availabilitySql),
         availabilityParams(
           availabilityEventType.id,
           availabilityEventType.ownerId,
@@ -75,7 +76,7 @@ export async function explainQueries(dbUrl: string, fixture: BenchFixture): Prom
       ],
       [
         'booking pages: hosts, schedules and busy time of an event type already read',
-        numberedParams(calendarsSql(availabilityEventType)),
+        numberPlaceholders(calendarsSql(availabilityEventType)),
         calendarsParams(availabilityEventType, Date.parse(fixture.availability.windowFrom), Date.parse(fixture.availability.windowTo)),
       ],
     ];

@@ -123,7 +123,7 @@ export async function registerRest(app: FastifyInstance, services: AppServices, 
       if ((takesBody(request.method) || (request.method === 'DELETE' && request.body !== undefined)) && !isJson) {
         return void refuse(reply, unsupportedMediaType());
       }
-      const problems = inputProblems(request, found.route, query);
+      const problems = inputProblems(request, found.route, query, isJson);
       if (request.method === 'DELETE' && request.body !== undefined) problems.push(...mergeDeleteBody(request, found.route));
       if (problems.length > 0) restInputProblems.set(request, problems);
       const canonical = canonicalPath(path);
@@ -191,10 +191,9 @@ function takesBody(method: string): boolean {
 const OTHER_METHODS = METHODS.filter((method) => !['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'CONNECT'].includes(method));
 
 /** What is wrong with a REST request's query string and body shape before its schema looks at the values. */
-function inputProblems(request: FastifyRequest, operation: RestOperation, query: string | undefined): ErrorDetail[] {
+function inputProblems(request: FastifyRequest, operation: RestOperation, query: string | undefined, isJson: boolean): ErrorDetail[] {
   const problems = query === undefined ? [] : queryStringProblems(query, operation);
   // Only JSON bodies: any other media type is the adapter's 415.
-  const isJson = request.headers['content-type']?.startsWith('application/json') ?? false;
   if (operation.takesBody && isJson && !isPlainObject(request.body)) {
     problems.push({ code: 'invalid_type', path: [], message: 'The request body must be a JSON object.' });
   }

@@ -136,11 +136,12 @@ function allowedMethod(calls: Call[], method: string): string | undefined {
   return accepted.find((candidate) => candidate !== undefined && candidate !== method);
 }
 
+/** tRPC's own headers, then the response meta's over them (Fastify's header names are case-insensitive). */
 function send(reply: FastifyReply, status: number, metaHeaders: Record<string, string>, body: unknown, allow?: string): FastifyReply {
-  const headers: Record<string, string> = { vary: 'trpc-accept, accept', 'content-type': 'application/json' };
-  if (allow !== undefined) headers.allow = allow;
+  reply.code(status).header('vary', 'trpc-accept, accept').header('content-type', 'application/json');
+  if (allow !== undefined) reply.header('allow', allow);
   // Bytes, as tRPC's own answer is sent: Fastify would add `; charset=utf-8` to the content type of a string.
-  return reply.code(status).headers({ ...headers, ...lowercase(metaHeaders) }).send(Buffer.from(JSON.stringify(body)));
+  return reply.headers(metaHeaders).send(Buffer.from(JSON.stringify(body)));
 }
 
 async function runCall<TContext>(
@@ -237,12 +238,6 @@ function decodePath(path: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function lowercase(headers: Record<string, string>): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) result[name.toLowerCase()] = value;
-  return result;
 }
 
 function acceptsJsonLines(accept: string | undefined): boolean {

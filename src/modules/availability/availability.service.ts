@@ -259,11 +259,13 @@ export async function loadHostAvailability(
     [...seatParams(eventType), hosts.map((host) => host.id), ...windowParams(from, to)],
   );
   const byHost = new Map(rows.map((row) => [row.host_id, row]));
-  return hosts.map((host) => {
-    const calendar = toCalendarHost(host, byHost.get(host.id));
-    const openSeats = [...(calendar.openSeats ?? [])].map(([start, end]) => ({ start: start * MINUTE_MS, end: end * MINUTE_MS }));
-    return { hostId: host.id, schedule: calendar.schedule, busy: toRanges(calendar.busy), openSeats };
-  });
+  return hosts.map((host) => toHostAvailability(toCalendarHost(host, byHost.get(host.id))));
+}
+
+/** A calendar (whole minutes) as the slot engine's millisecond entry point takes it. */
+export function toHostAvailability(calendar: CalendarHost): HostAvailability {
+  const openSeats = [...(calendar.openSeats ?? [])].map(([start, end]) => ({ start: start * MINUTE_MS, end: end * MINUTE_MS }));
+  return { hostId: calendar.hostId, schedule: calendar.schedule, busy: toRanges(calendar.busy), openSeats };
 }
 
 function toRanges(minutes: Intervals): TimeRange[] {

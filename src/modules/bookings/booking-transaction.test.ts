@@ -137,31 +137,42 @@ describe('bookings of one host in one process', () => {
     return { em, open: () => open };
   }
 
-  it('wait for their turn without a connection, then run again and get it', async () => {
-    const { em, open } = connections();
-    let finishFirst = () => {};
-    const firstHasTurn = new Promise<void>((started) => {
+  /** A booking that holds its turn on `hostIds` until the returned function is called. */
+  async function holdingTurn(em: EntityManager, hostIds: string[], hint?: string): Promise<() => void> {
+    let finish = () => {};
+    await new Promise<void>((started) => {
       void bookingTransaction(em, async (tx) => {
-        await lockHostCalendars(tx, ['host-b', 'host-a']);
+        await lockHostCalendars(tx, hostIds);
         started();
-        await new Promise<void>((resolve) => (finishFirst = resolve));
-      });
+        await new Promise<void>((resolve) => (finish = resolve));
+      }, undefined, hint);
     });
-    await firstHasTurn;
+    return finish;
+  }
+
+  /** A booking of `hostIds` that records each attempt's start and when it has its turn. */
+  function recordedBooking(em: EntityManager, hostIds: string[], hint?: string): { runs: string[]; booked: Promise<string> } {
     const runs: string[] = [];
-    const second = bookingTransaction(em, async (tx) => {
+    const booked = bookingTransaction(em, async (tx) => {
       runs.push('started');
-      await lockHostCalendars(tx, ['host-a']);
+      await lockHostCalendars(tx, hostIds);
       runs.push('has its turn');
       return 'booked';
-    });
+    }, undefined, hint);
+    return { runs, booked };
+  }
+
+  it('wait for their turn without a connection, then run again and get it', async () => {
+    const { em, open } = connections();
+    const finishFirst = await holdingTurn(em, ['host-b', 'host-a']);
+    const second = recordedBooking(em, ['host-a']);
     await new Promise((resolve) => setImmediate(resolve));
-    expect(runs).toEqual(['started']);
+    expect(second.runs).toEqual(['started']);
     expect(open(), 'transactions open while the second waits').toBe(1);
 
     finishFirst();
-    expect(await second).toBe('booked');
-    expect(runs).toEqual(['started', 'started', 'has its turn']);
+    expect(await second.booked).toBe('booked');
+    expect(second.runs).toEqual(['started', 'started', 'has its turn']);
   });
 
   it('with a hint from an earlier booking of the same key, wait for their turn before opening a transaction', async () => {
@@ -169,29 +180,15 @@ describe('bookings of one host in one process', () => {
     const key = 'event-type-hinted';
     // An earlier booking of the key tells which hosts the next ones need.
     await bookingTransaction(em, (tx) => lockHostCalendars(tx, ['host-c']), undefined, key);
-    let finishFirst = () => {};
-    const firstHasTurn = new Promise<void>((started) => {
-      void bookingTransaction(em, async (tx) => {
-        await lockHostCalendars(tx, ['host-c']);
-        started();
-        await new Promise<void>((resolve) => (finishFirst = resolve));
-      }, undefined, key);
-    });
-    await firstHasTurn;
-    const runs: string[] = [];
-    const second = bookingTransaction(em, async (tx) => {
-      runs.push('started');
-      await lockHostCalendars(tx, ['host-c']);
-      runs.push('has its turn');
-      return 'booked';
-    }, undefined, key);
+    const finishFirst = await holdingTurn(em, ['host-c'], key);
+    const second = recordedBooking(em, ['host-c'], key);
     await new Promise((resolve) => setImmediate(resolve));
-    expect(runs, 'no transaction opened while the turn is taken').toEqual([]);
+    expect(second.runs, 'no transaction opened while the turn is taken').toEqual([]);
     expect(open()).toBe(1);
 
     finishFirst();
-    expect(await second).toBe('booked');
-    expect(runs, 'one attempt: it held its turn from the start').toEqual(['started', 'has its turn']);
+    expect(await second.booked).toBe('booked');
+    expect(second.runs, 'one attempt: it held its turn from the start').toEqual(['started', 'has its turn']);
   });
 
   it('with a stale hint, the check in the transaction still takes or waits for the turns actually needed', async () => {
@@ -199,27 +196,13 @@ describe('bookings of one host in one process', () => {
     const key = 'event-type-rehosted';
     await bookingTransaction(em, (tx) => lockHostCalendars(tx, ['host-e']), undefined, key);
     // The event type now has another host, whose turn another booking holds.
-    let finishOther = () => {};
-    const otherHasTurn = new Promise<void>((started) => {
-      void bookingTransaction(em, async (tx) => {
-        await lockHostCalendars(tx, ['host-f']);
-        started();
-        await new Promise<void>((resolve) => (finishOther = resolve));
-      });
-    });
-    await otherHasTurn;
-    const runs: string[] = [];
-    const booking = bookingTransaction(em, async (tx) => {
-      runs.push('started');
-      await lockHostCalendars(tx, ['host-f']);
-      runs.push('has its turn');
-      return 'booked';
-    }, undefined, key);
+    const finishOther = await holdingTurn(em, ['host-f']);
+    const booking = recordedBooking(em, ['host-f'], key);
     await new Promise((resolve) => setImmediate(resolve));
-    expect(runs).toEqual(['started']);
+    expect(booking.runs).toEqual(['started']);
 
     finishOther();
-    expect(await booking).toBe('booked');
-    expect(runs).toEqual(['started', 'started', 'has its turn']);
+    expect(await booking.booked).toBe('booked');
+    expect(booking.runs).toEqual(['started', 'started', 'has its turn']);
   });
 });

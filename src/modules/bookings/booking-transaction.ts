@@ -58,7 +58,6 @@ function rememberHosts(key: string, hostIds: string[]): void {
   if (hostHints.size > MAX_HOST_HINTS) hostHints.delete(hostHints.keys().next().value!);
 }
 
-
 /** Which turns the running transaction holds: `lockHostCalendars` gets the transaction, not the booking. */
 const turnsOfTransaction = new WeakMap<EntityManager, Turns>();
 

@@ -40,16 +40,22 @@ export interface BookingRow {
   created_at: SqlTimestamp;
 }
 
-/** The select list that produces a BookingRow from BOOKING_FROM. */
-export const BOOKING_COLUMNS = `b.id, b.owner_id, b.host_id, b.event_type_id, et.name as event_type_name,
-  et.slug as event_type_slug, b.start_at, b.end_at, b.duration_min, b.status, b.location_kind, b.location_value,
-  b.invitee_name, b.invitee_email, b.invitee_timezone, b.notes, b.answers, b.guests, b.no_show, b.canceled_at, b.cancel_reason, b.canceled_by,
-  b.created_at`;
+/** BookingRow's own columns, all but the event type's name and slug. */
+const BOOKING_OWN_COLUMNS = [
+  'id', 'owner_id', 'host_id', 'event_type_id', 'start_at', 'end_at', 'duration_min', 'status', 'location_kind',
+  'location_value', 'invitee_name', 'invitee_email', 'invitee_timezone', 'notes', 'answers', 'guests', 'no_show',
+  'canceled_at', 'cancel_reason', 'canceled_by', 'created_at',
+];
 
-/** BookingRow's own columns (all but the event type's name and slug), for a RETURNING clause on `booking`. */
-export const BOOKING_RETURNING = `id, owner_id, host_id, event_type_id, start_at, end_at, duration_min, status, location_kind,
-  location_value, invitee_name, invitee_email, invitee_timezone, notes, answers, guests, no_show, canceled_at, cancel_reason,
-  canceled_by, created_at`;
+/** The select list that produces a BookingRow from BOOKING_FROM. */
+export const BOOKING_COLUMNS = [
+  ...BOOKING_OWN_COLUMNS.map((column) => `b.${column}`),
+  'et.name as event_type_name',
+  'et.slug as event_type_slug',
+].join(', ');
+
+/** A RETURNING clause on `booking` for BookingRow's own columns (the event type's name and slug come from elsewhere). */
+export const BOOKING_RETURNING = BOOKING_OWN_COLUMNS.join(', ');
 
 export const BOOKING_FROM = 'booking b join event_type et on et.id = b.event_type_id';
 

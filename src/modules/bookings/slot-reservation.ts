@@ -16,6 +16,7 @@ import {
   loadHostAvailability,
   slotRules,
   toCalendarHosts,
+  toHostAvailability,
 } from '../availability/availability.service.ts';
 import { type CalendarHost, computeHostSlots, type HostAvailability, type HostSlot } from '../availability/slots.ts';
 import type { EventTypeRecord } from '../event-types/event-type.rows.ts';
@@ -123,14 +124,6 @@ export async function reserveSlot(
     }
   }
   return { start: slot.start, end: slot.end, hostId, blockIds };
-}
-
-/** A calendar as the engine's millisecond entry point takes it (as loadHostAvailability maps it). */
-function toHostAvailability(calendar: CalendarHost): HostAvailability {
-  const busy = [];
-  for (let i = 0; i < calendar.busy.length; i += 2) busy.push({ start: calendar.busy[i]! * MINUTE, end: calendar.busy[i + 1]! * MINUTE });
-  const openSeats = [...(calendar.openSeats ?? [])].map(([from, to]) => ({ start: from * MINUTE, end: to * MINUTE }));
-  return { hostId: calendar.hostId, schedule: calendar.schedule, busy, openSeats };
 }
 
 interface BlockSlot {
