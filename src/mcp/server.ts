@@ -12,7 +12,6 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
   CallToolRequestSchema,
-  type CallToolResult,
   ErrorCode,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
@@ -27,7 +26,8 @@ import { mcpAllowedOrigins } from '../config/env.ts';
 import { DomainError } from '../lib/errors.ts';
 import { type ErrorResponse, errorResponse, toErrorResponse } from '../lib/error-response.ts';
 import { promptDefinitions, renderPrompt } from './prompts.ts';
-import { StatelessJsonTransport } from './stateless-transport.ts';
+import { type JsonRpcAnswer, StatelessJsonTransport } from './stateless-transport.ts';
+import { soleToolCall, type ToolAnswer, toolCallResponse } from './tool-call.ts';
 import { type McpTool, toolsOf } from './tools.ts';
 
 export const MCP_PATH = '/mcp';
@@ -126,7 +126,7 @@ export async function registerMcp(app: FastifyInstance, services: AppServices, o
   });
 
   /** Runs the tool's procedure in `ctx` (the request's principal in it). */
-  async function callTool(tool: McpTool, args: unknown, ctx: Context): Promise<CallToolResult> {
+  async function callTool(tool: McpTool, args: unknown, ctx: Context): Promise<ToolAnswer> {
     try {
       const input = tool.takesInput ? (args ?? {}) : undefined;
       // By path, as tRPC's caller does in the end, without building a caller proxy per call.
@@ -140,14 +140,19 @@ export async function registerMcp(app: FastifyInstance, services: AppServices, o
         batchIndex: 0,
       });
       const json = value ?? null;
-      // The REST body as text; the structured content is the same value, serialized once more with the answer
-      // (to the same JSON: the procedure's output is what its zod output schema returned, plain data).
+      // The REST body as text; the structured content is the same value, which the answer carries as the same JSON
+      // text (the procedure's output is what its zod output schema returned, plain data).
+      const text = JSON.stringify(json);
       return {
-        content: [{ type: 'text', text: JSON.stringify(json) }],
-        structuredContent: (tool.wrapsOutput ? { result: json } : json) as Record<string, unknown>,
+        result: {
+          content: [{ type: 'text', text }],
+          structuredContent: (tool.wrapsOutput ? { result: json } : json) as Record<string, unknown>,
+        },
+        structuredJson: tool.wrapsOutput ? ['{"result":', text, '}'] : [text],
       };
     } catch (error) {
-      return { isError: true, content: [{ type: 'text', text: JSON.stringify(toErrorResponse(error).body) }] };
+      // The keys in the result schema's order, as the SDK writes them.
+      return { result: { content: [{ type: 'text', text: JSON.stringify(toErrorResponse(error).body) }], isError: true } };
     }
   }
 }
@@ -167,18 +172,47 @@ async function answerJsonRpc(
   reply: FastifyReply,
   tools: readonly McpTool[],
   toolsByName: ReadonlyMap<string, McpTool>,
-  call: (tool: McpTool, args: unknown) => Promise<CallToolResult>,
+  call: (tool: McpTool, args: unknown) => Promise<ToolAnswer>,
 ): Promise<void> {
+  const transport = new StatelessJsonTransport();
+  const checked = transport.check({
+    headers: request.headers,
+    contentType: request.raw.headersDistinct['content-type']?.join(', '),
+    body: request.body,
+  });
+  // Answered on the raw response, as the SDK's transport did: Fastify's onSend hooks never ran for an MCP answer.
+  reply.hijack();
+  if (!Array.isArray(checked)) return writeAnswer(reply, checked);
+  const toolCall = soleToolCall(request.body, checked, toolsByName);
+  if (toolCall) return writeAnswer(reply, { status: 200, body: toolCallResponse(toolCall.id, await call(toolCall.tool, toolCall.args)) });
+  const server = sdkServer(tools, toolsByName, call);
+  await server.connect(transport);
+  // A client gone before its answer: the server aborts the handlers still running (closing closes the transport).
+  let answered = false;
+  reply.raw.once('close', () => {
+    if (!answered) void server.close();
+  });
+  const answer = await transport.deliver(checked, request.headers);
+  answered = true;
+  if (answer) writeAnswer(reply, answer);
+}
+
+/** A server for one POST: every method, as the SDK handles it. */
+function sdkServer(
+  tools: readonly McpTool[],
+  toolsByName: ReadonlyMap<string, McpTool>,
+  call: (tool: McpTool, args: unknown) => Promise<ToolAnswer>,
+): Server {
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: {}, prompts: {} },
     instructions: INSTRUCTIONS,
     jsonSchemaValidator: JSON_SCHEMA_VALIDATOR,
   });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map((tool) => tool.definition) }));
-  server.setRequestHandler(CallToolRequestSchema, ({ params }) => {
+  server.setRequestHandler(CallToolRequestSchema, async ({ params }) => {
     const tool = toolsByName.get(params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}. tools/list names them all.`);
-    return call(tool, params.arguments);
+    return (await call(tool, params.arguments)).result;
   });
   server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: promptDefinitions() }));
   server.setRequestHandler(GetPromptRequestSchema, ({ params }) => {
@@ -186,29 +220,23 @@ async function answerJsonRpc(
     if (typeof prompt === 'string') throw new McpError(ErrorCode.InvalidParams, prompt);
     return prompt;
   });
-  const transport = new StatelessJsonTransport();
-  await server.connect(transport);
-  // Answered on the raw response, as the SDK's transport did: Fastify's onSend hooks never ran for an MCP answer.
-  reply.hijack();
-  // A client gone before its answer: the server aborts the handlers still running (closing closes the transport).
-  let answered = false;
-  reply.raw.once('close', () => {
-    if (!answered) void server.close();
-  });
-  const answer = await transport.answer({
-    headers: request.headers,
-    contentType: request.raw.headersDistinct['content-type']?.join(', '),
-    body: request.body,
-  });
-  answered = true;
-  if (!answer || reply.raw.destroyed) return;
-  // The headers set so far (rate limit, no-store, CORS) go with the answer.
+  return server;
+}
+
+/** Writes the answer with the headers set so far (rate limit, no-store, CORS), in one write. */
+function writeAnswer(reply: FastifyReply, answer: JsonRpcAnswer): void {
+  if (reply.raw.destroyed) return;
   for (const [name, value] of Object.entries(reply.getHeaders())) {
     if (value !== undefined) reply.raw.setHeader(name, value);
   }
-  const entity = answer.body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(answer.body) };
-  reply.raw.writeHead(answer.status, entity);
-  reply.raw.end(answer.body);
+  const parts = answer.body ?? [];
+  const length = parts.reduce((sum, part) => sum + Buffer.byteLength(part), 0);
+  reply.raw.writeHead(answer.status, answer.body === undefined ? {} : { 'content-type': 'application/json', 'content-length': length });
+  // The parts are written separately (joined, they would make a string Node measures character by character);
+  // corked, they leave in one write with the head (end() uncorks).
+  reply.raw.cork();
+  for (const part of parts) reply.raw.write(part);
+  reply.raw.end();
 }
 
 function send(reply: FastifyReply, answer: ErrorResponse): FastifyReply {

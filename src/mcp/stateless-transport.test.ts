@@ -1,7 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { StatelessJsonTransport } from './stateless-transport.ts';
+import { type JsonRpcPost, StatelessJsonTransport } from './stateless-transport.ts';
 
 const HEADERS = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
 const call = (id: number | string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'wait', arguments: {} } });
@@ -19,38 +19,42 @@ async function connected() {
   });
   const transport = new StatelessJsonTransport();
   await server.connect(transport);
-  return { transport, aborted, release };
+  /** Checks the POST and delivers its messages, as /mcp does on the SDK's path. */
+  const answer = (post: JsonRpcPost) => {
+    const checked = transport.check(post);
+    return Array.isArray(checked) ? transport.deliver(checked, post.headers) : Promise.resolve(checked);
+  };
+  return { transport, answer, aborted, release };
 }
 
 describe('StatelessJsonTransport', () => {
   it('answers once every request of the POST has its response, in the order of the requests', async () => {
-    const { transport, release } = await connected();
-    const answer = transport.answer({ headers: HEADERS, contentType: 'application/json', body: [call(2), call('one')] });
+    const { answer, release } = await connected();
+    const answered = answer({ headers: HEADERS, contentType: 'application/json', body: [call(2), call('one')] });
     release();
-    const { status, body } = (await answer)!;
+    const { status, body } = (await answered)!;
     expect(status).toBe(200);
-    expect((JSON.parse(body!) as { id: unknown }[]).map((response) => response.id)).toEqual([2, 'one']);
+    expect((JSON.parse(body!.join('')) as { id: unknown }[]).map((response) => response.id)).toEqual([2, 'one']);
   });
 
   it('answers nothing, and aborts the running handlers, when the client goes away first', async () => {
-    const { transport, aborted, release } = await connected();
-    const answer = transport.answer({ headers: HEADERS, contentType: 'application/json', body: call(1) });
+    const { transport, answer, aborted, release } = await connected();
+    const answered = answer({ headers: HEADERS, contentType: 'application/json', body: call(1) });
     await transport.close();
-    expect(await answer).toBeUndefined();
+    expect(await answered).toBeUndefined();
     release();
     await new Promise((resolve) => setImmediate(resolve));
     expect(aborted).toEqual([true]);
   });
 
   it('refuses a duplicated Content-Type line, as the SDK does, and a missing body as unparsable JSON', async () => {
-    const { transport } = await connected();
-    expect(await transport.answer({ headers: HEADERS, contentType: 'application/json, application/json', body: call(1) })).toMatchObject({
+    const { answer } = await connected();
+    expect(await answer({ headers: HEADERS, contentType: 'application/json, application/json', body: call(1) })).toMatchObject({
       status: 415,
     });
-    const second = (await connected()).transport;
-    expect(await second.answer({ headers: HEADERS, contentType: 'application/json', body: undefined })).toEqual({
+    expect(await answer({ headers: HEADERS, contentType: 'application/json', body: undefined })).toEqual({
       status: 400,
-      body: JSON.stringify({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: Invalid JSON' }, id: null }),
+      body: [JSON.stringify({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: Invalid JSON' }, id: null })],
     });
   });
 });

@@ -26,7 +26,8 @@ import {
 /** What to answer the POST: a status and a JSON body, or no body (202 for notifications and responses only). */
 export interface JsonRpcAnswer {
   status: number;
-  body?: string;
+  /** The JSON text, in parts to be written in order (src/mcp/tool-call.ts splices a tool's serialized result in). */
+  body?: readonly string[];
 }
 
 /** The request as the transport needs it: Node's headers (with `content-type` as sent, see below) and the parsed body. */
@@ -38,7 +39,7 @@ export interface JsonRpcPost {
   body: unknown;
 }
 
-/** A transport for one HTTP POST: connect a server to it, then `answer` the request. */
+/** A transport for one HTTP POST: `check` the request, connect a server, then `deliver` the messages to it. */
 export class StatelessJsonTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -60,8 +61,11 @@ export class StatelessJsonTransport implements Transport {
     this.onclose?.();
   }
 
-  /** The JSON-RPC answer to the POST, once every request in it has its response; undefined if closed first. */
-  answer(post: JsonRpcPost): Promise<JsonRpcAnswer | undefined> {
+  /**
+   * The SDK's checks of the POST (Accept, Content-Type, batch size, message shapes, protocol version): the refusal
+   * to answer, or the messages to `deliver`.
+   */
+  check(post: JsonRpcPost): JsonRpcAnswer | JSONRPCMessage[] {
     const accept = post.headers.accept;
     if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) {
       return this.#refuse(406, -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream');
@@ -81,17 +85,25 @@ export class StatelessJsonTransport implements Transport {
     } catch {
       return this.#refuse(400, -32700, 'Parse error: Invalid JSON-RPC message');
     }
-    try {
-      if (messages.some(isInitializeRequest)) {
-        if (messages.length > 1) return this.#refuse(400, -32600, 'Invalid Request: Only one initialization request is allowed');
-      } else {
-        const protocolVersion = post.headers['mcp-protocol-version'];
-        if (protocolVersion !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(String(protocolVersion))) {
-          const supported = SUPPORTED_PROTOCOL_VERSIONS.join(', ');
-          return this.#refuse(400, -32000, `Bad Request: Unsupported protocol version: ${protocolVersion} (supported versions: ${supported})`);
-        }
+    if (messages.some(isInitializeRequest)) {
+      if (messages.length > 1) return this.#refuse(400, -32600, 'Invalid Request: Only one initialization request is allowed');
+    } else {
+      const protocolVersion = post.headers['mcp-protocol-version'];
+      if (protocolVersion !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(String(protocolVersion))) {
+        const supported = SUPPORTED_PROTOCOL_VERSIONS.join(', ');
+        return this.#refuse(400, -32000, `Bad Request: Unsupported protocol version: ${protocolVersion} (supported versions: ${supported})`);
       }
-      const extra: MessageExtraInfo = { requestInfo: { headers: post.headers } };
+    }
+    return messages;
+  }
+
+  /**
+   * Hands the checked messages to the connected server: 202 at once when there is no request among them,
+   * otherwise the JSON-RPC answer once every request has its response; undefined if closed first.
+   */
+  deliver(messages: readonly JSONRPCMessage[], headers: IncomingHttpHeaders): Promise<JsonRpcAnswer | undefined> {
+    try {
+      const extra: MessageExtraInfo = { requestInfo: { headers } };
       if (!messages.some(isJSONRPCRequest)) {
         for (const message of messages) this.onmessage?.(message, extra);
         return Promise.resolve({ status: 202 });
@@ -122,16 +134,16 @@ export class StatelessJsonTransport implements Transport {
     const responses = [...this.#pending.values()];
     if (responses.some((response) => response === undefined)) return;
     this.#pending.clear();
-    this.#settle?.({ status: 200, body: JSON.stringify(responses.length === 1 ? responses[0] : responses) });
+    this.#settle?.({ status: 200, body: [JSON.stringify(responses.length === 1 ? responses[0] : responses)] });
   }
 
-  #refuse(status: number, code: number, message: string): Promise<JsonRpcAnswer> {
+  #refuse(status: number, code: number, message: string): JsonRpcAnswer {
     this.onerror?.(new Error(message));
-    return Promise.resolve(errorAnswer(status, code, message));
+    return errorAnswer(status, code, message);
   }
 }
 
 function errorAnswer(status: number, code: number, message: string, data?: string): JsonRpcAnswer {
   const error = data === undefined ? { code, message } : { code, message, data };
-  return { status, body: JSON.stringify({ jsonrpc: '2.0', error, id: null }) };
+  return { status, body: [JSON.stringify({ jsonrpc: '2.0', error, id: null })] };
 }

@@ -1,0 +1,54 @@
+/**
+ * The common MCP request, one `tools/call` of a known tool, answered without the SDK's per-request Server: the
+ * same schema check, the same response, byte for byte (test/mcp/mcp-tool-call.test.ts compares it with a batch
+ * the SDK answers). What it saves per call: building and connecting a Server, the second parse of the request,
+ * the parse of our own result against the result schema, and a second serialization of the structured content,
+ * which is spliced in as the text the tool already wrote (bench: MCP over REST CPU on large answers).
+ * Anything else (batches, other methods, a task, an unknown tool, a request the schema refuses) goes to the SDK.
+ */
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  isJSONRPCRequest,
+  type JSONRPCMessage,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { McpTool } from './tools.ts';
+
+/** A tool's result, and its structured content's JSON text in parts when it has some. */
+export interface ToolAnswer {
+  result: CallToolResult;
+  structuredJson?: readonly string[];
+}
+
+export interface ToolCall {
+  id: RequestId;
+  tool: McpTool;
+  args: unknown;
+}
+
+/** The POST's only message when it is a tools/call this module answers; undefined when the SDK should. */
+export function soleToolCall(body: unknown, messages: readonly JSONRPCMessage[], tools: ReadonlyMap<string, McpTool>): ToolCall | undefined {
+  const [message] = messages;
+  if (Array.isArray(body) || !message || !isJSONRPCRequest(message) || message.method !== 'tools/call') return undefined;
+  const parsed = CallToolRequestSchema.safeParse(message);
+  if (!parsed.success || parsed.data.params.task !== undefined) return undefined;
+  const tool = tools.get(parsed.data.params.name);
+  return tool ? { id: message.id, tool, args: parsed.data.params.arguments } : undefined;
+}
+
+/**
+ * The JSON-RPC response as the SDK writes it (`{result, jsonrpc, id}`, the result's keys in its schema's order), in
+ * parts: the structured content is the tool's own JSON text, not serialized again.
+ */
+export function toolCallResponse(id: RequestId, { result, structuredJson }: ToolAnswer): string[] {
+  const [block, ...others] = result.content;
+  if (structuredJson === undefined || block?.type !== 'text' || others.length > 0 || result.isError !== undefined) {
+    return [JSON.stringify({ result, jsonrpc: '2.0', id })];
+  }
+  return [
+    `{"result":{"content":[{"type":"text","text":${JSON.stringify(block.text)}}],"structuredContent":`,
+    ...structuredJson,
+    `},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`,
+  ];
+}
