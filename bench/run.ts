@@ -105,6 +105,12 @@ interface Server {
   stop(): Promise<void>;
 }
 
+/** The Node flags of the `start` script in package.json (`exec node <flags> src/main.ts`). */
+function serviceNodeFlags(): string[] {
+  const manifest = JSON.parse(readFileSync(path.join(here, '..', 'package.json'), 'utf8')) as { scripts: { start: string } };
+  return manifest.scripts.start.split(/\s+/).filter((word) => word.startsWith('--'));
+}
+
 /** Forks a server script with the same Node (process.execPath) and waits for the port it listens on. */
 function startServer(script: string, dbUrl: string, execArgv: string[] = []): Promise<Server> {
   return new Promise((resolve, reject) => {
@@ -321,12 +327,14 @@ async function main(): Promise<void> {
 
     const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
     const profileDir = path.join(resultsDir, 'profiles', stamp);
-    const baseline = await startServer('baseline-server.ts', dbUrl);
+    // Both servers run with the Node flags `npm start` gives the service, so that the runtime is the same.
+    const nodeFlags = serviceNodeFlags();
+    const baseline = await startServer('baseline-server.ts', dbUrl, nodeFlags);
     servers.push(baseline);
     const app = await startServer(
       'app-server.ts',
       dbUrl,
-      options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+      options.profile ? [...nodeFlags, '--cpu-prof', `--cpu-prof-dir=${profileDir}`] : nodeFlags,
     );
     servers.push(app);
 
