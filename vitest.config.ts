@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { serviceNodeFlags } from './scripts/service-node-flags.ts';
 
 export default defineConfig({
   test: {
@@ -8,5 +9,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     env: { TZ: 'UTC' },
     pool: 'forks',
+    // The runtime the service runs on (npm start's Node flags).
+    execArgv: serviceNodeFlags(),
   },
 });

@@ -27,6 +27,7 @@ import { startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import { databaseUrl } from '../test/helpers/database-url.ts';
 import { BENCH_DATABASE, type BenchFixture, ensureDataset, withClient } from './dataset.ts';
 import { explainQueries } from './explain.ts';
+import { serviceNodeFlags } from '../scripts/service-node-flags.ts';
 import { summarizeProfile } from './profile-summary.ts';
 import { slotCurve } from './slot-curve.ts';
 import { benchWebhooks, type WebhookFigures, webhookLines } from './webhooks.ts';
@@ -103,12 +104,6 @@ interface Server {
   /** CPU time (user + system, µs) the server process has used so far. */
   cpuMicros(): Promise<number>;
   stop(): Promise<void>;
-}
-
-/** The Node flags of the `start` script in package.json (`exec node <flags> src/main.ts`). */
-function serviceNodeFlags(): string[] {
-  const manifest = JSON.parse(readFileSync(path.join(here, '..', 'package.json'), 'utf8')) as { scripts: { start: string } };
-  return manifest.scripts.start.split(/\s+/).filter((word) => word.startsWith('--'));
 }
 
 /** Forks a server script with the same Node (process.execPath) and waits for the port it listens on. */
