@@ -27,7 +27,7 @@ import { DomainError } from '../lib/errors.ts';
 import { type ErrorResponse, errorResponse, toErrorResponse } from '../lib/error-response.ts';
 import { promptDefinitions, renderPrompt } from './prompts.ts';
 import { type JsonRpcAnswer, StatelessJsonTransport } from './stateless-transport.ts';
-import { soleToolCall, type ToolAnswer, toolCallResponse } from './tool-call.ts';
+import { answerToolCall, soleToolCall, type ToolAnswer } from './tool-call.ts';
 import { type McpTool, toolsOf } from './tools.ts';
 
 export const MCP_PATH = '/mcp';
@@ -184,7 +184,7 @@ async function answerJsonRpc(
   reply.hijack();
   if (!Array.isArray(checked)) return writeAnswer(reply, checked);
   const toolCall = soleToolCall(request.body, checked, toolsByName);
-  if (toolCall) return writeAnswer(reply, { status: 200, body: toolCallResponse(toolCall.id, await call(toolCall.tool, toolCall.args)) });
+  if (toolCall) return writeAnswer(reply, { status: 200, body: await answerToolCall(toolCall, call) });
   const server = sdkServer(tools, toolsByName, call);
   await server.connect(transport);
   // A client gone before its answer: the server aborts the handlers still running (closing closes the transport).

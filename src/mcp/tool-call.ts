@@ -9,6 +9,7 @@
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  ErrorCode,
   isJSONRPCRequest,
   type JSONRPCMessage,
   type RequestId,
@@ -38,10 +39,22 @@ export function soleToolCall(body: unknown, messages: readonly JSONRPCMessage[],
 }
 
 /**
+ * The answer to `toolCall`, in parts. A tool reports its errors as results; should the call itself fail, the
+ * answer is the JSON-RPC error the SDK sends for a handler that throws (without the error's own words).
+ */
+export async function answerToolCall(toolCall: ToolCall, call: (tool: McpTool, args: unknown) => Promise<ToolAnswer>): Promise<string[]> {
+  try {
+    return toolCallResponse(toolCall.id, await call(toolCall.tool, toolCall.args));
+  } catch {
+    return [JSON.stringify({ jsonrpc: '2.0', id: toolCall.id, error: { code: ErrorCode.InternalError, message: 'Internal error' } })];
+  }
+}
+
+/**
  * The JSON-RPC response as the SDK writes it (`{result, jsonrpc, id}`, the result's keys in its schema's order), in
  * parts: the structured content is the tool's own JSON text, not serialized again.
  */
-export function toolCallResponse(id: RequestId, { result, structuredJson }: ToolAnswer): string[] {
+function toolCallResponse(id: RequestId, { result, structuredJson }: ToolAnswer): string[] {
   const [block, ...others] = result.content;
   if (structuredJson === undefined || block?.type !== 'text' || others.length > 0 || result.isError !== undefined) {
     return [JSON.stringify({ result, jsonrpc: '2.0', id })];
