@@ -31,6 +31,8 @@ export interface Measurement {
   serverCpuUs?: number;
   databaseCpuUs?: number;
   clientCpuUs?: number;
+  /** How many rounds the figures are the medians of (see medianOfRounds). */
+  rounds?: number;
 }
 
 export interface TargetVerdict {
@@ -57,6 +59,59 @@ export const TARGETS = {
   /** An MCP tools/call may cost at most this many times the node CPU of the same REST call. */
   mcpMaxCpuRatio: 1.3,
 };
+
+/** The figures that rounds are combined on, each by its median. */
+const ROUND_FIGURES = [
+  'rps',
+  'p50',
+  'p90',
+  'p99',
+  'max',
+  'p50Single',
+  'p99Single',
+  'load',
+  'serverCpuUs',
+  'databaseCpuUs',
+  'clientCpuUs',
+] as const satisfies readonly (keyof Measurement)[];
+
+/**
+ * One measurement per work and surface out of several rounds of the same sweep: each figure is the median of its
+ * rounds, so that one round disturbed by another process on the shared cores does not decide a verdict; counts
+ * are summed. A surface skipped in any round is reported as skipped.
+ */
+export function medianOfRounds(rounds: readonly (readonly Measurement[])[]): Measurement[] {
+  const [first = []] = rounds;
+  return first.map((measurement) => {
+    const same = rounds.map((round) => round.find((m) => m.work === measurement.work && m.surface === measurement.surface));
+    const skipped = same.find((m) => m === undefined || m.skipped !== undefined);
+    if (skipped !== undefined || same.some((m) => m === undefined)) {
+      return skipped ?? { ...measurement, skipped: 'not measured in every round' };
+    }
+    const measured = same as Measurement[];
+    const combined: Measurement = { work: measurement.work, label: measurement.label, surface: measurement.surface, rounds: measured.length };
+    for (const figure of ROUND_FIGURES) {
+      const values = measured.map((m) => m[figure]).filter((value) => value !== undefined);
+      if (values.length === measured.length) combined[figure] = median(values);
+    }
+    for (const count of ['ok', 'non2xx', 'errors'] as const) {
+      if (measured.every((m) => m[count] !== undefined)) combined[count] = measured.reduce((sum, m) => sum + m[count]!, 0);
+    }
+    const statusCodes: Record<string, number> = {};
+    for (const m of measured) {
+      for (const [code, n] of Object.entries(m.statusCodes ?? {})) statusCodes[code] = (statusCodes[code] ?? 0) + n;
+    }
+    if (measured.some((m) => m.statusCodes)) combined.statusCodes = statusCodes;
+    return combined;
+  });
+}
+
+/** The middle value (the mean of the two middle ones for an even count). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
 
 /** Sets each measurement's ratio to the baseline of the same work. */
 export function attachRatios(measurements: Measurement[]): void {

@@ -1,18 +1,20 @@
 /**
  * `npm run bench`: how close the service comes to a hand-written server doing the same work, and where the time goes.
  *
- *   npm run bench -- [--duration=10] [--warmup=3] [--connections=50] [--latency-duration=3]
+ *   npm run bench -- [--rounds=3] [--duration=3] [--warmup=3] [--connections=50] [--latency-duration=2]
  *                    [--only=me,bookings] [--rebuild] [--dataset-only] [--explain] [--profile] [--curve]
  *
  * `--only=webhooks` runs only the webhooks' figures (bench/webhooks.ts); they also run when --only is not given.
  *
- * (or BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_LATENCY_DURATION, BENCH_ONLY). After each
+ * (or BENCH_ROUNDS, BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_LATENCY_DURATION, BENCH_ONLY). After each
  * measurement at --connections, a short pass at ONE connection gives the latency without queueing. The database is DATABASE_URL's server, or
  * an embedded PostgreSQL under .data/bench; the data set lives in its own database, bench_data, built once
  * (a few minutes) and reused. The service (buildApp, as in production) and the baseline each run in a child
  * process of their own; autocannon runs here, loading one server at a time, against 127.0.0.1 only. For each
- * unit of work the baseline, /api/v2 and /trpc are measured back to back, so that the ratios compare figures
- * taken under the same conditions. Results: a table on stdout and bench/results/<time>.json (git-ignored).
+ * unit of work the baseline, /api/v2, /trpc and /mcp are measured back to back, so that the ratios compare figures
+ * taken under the same conditions, and that sweep is repeated --rounds times (every other one in reverse order,
+ * the warm-up only before the first): each figure reported is the median of its rounds, since a single sweep on
+ * shared cores moves by a third from one run to the next. Results: a table on stdout and bench/results/<time>.json (git-ignored).
  * --explain prints EXPLAIN ANALYZE of the list queries; --profile writes a CPU profile of the service process
  * (bench/results/profiles/) and prints where its time went. --curve measures one availability call in-process
  * against team size and bookings per host (bench/slot-curve.ts), --duration/4 seconds per point, and stops.
@@ -37,6 +39,7 @@ import {
   markdownTable,
   type Measurement,
   measurementTable,
+  medianOfRounds,
   verdictTable,
 } from './report.ts';
 import {
@@ -60,6 +63,8 @@ const resultsDir = path.join(here, 'results');
 interface Options {
   duration: number;
   warmup: number;
+  /** Sweeps over the surfaces of each unit of work; each figure reported is the median of the rounds. */
+  rounds: number;
   connections: number;
   /** Seconds of a second pass at one connection (service time without queueing); 0 skips it. */
   latencyDuration: number;
@@ -81,10 +86,11 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     return parsed;
   };
   return {
-    duration: number('duration', 'BENCH_DURATION', 10),
+    duration: number('duration', 'BENCH_DURATION', 3),
     warmup: number('warmup', 'BENCH_WARMUP', 3),
+    rounds: Math.max(1, Math.round(number('rounds', 'BENCH_ROUNDS', 3))),
     connections: number('connections', 'BENCH_CONNECTIONS', 50),
-    latencyDuration: number('latency-duration', 'BENCH_LATENCY_DURATION', 3),
+    latencyDuration: number('latency-duration', 'BENCH_LATENCY_DURATION', 2),
     only: value('only', 'BENCH_ONLY', '')
       .split(',')
       .map((s) => s.trim())
@@ -339,24 +345,26 @@ async function main(): Promise<void> {
     const prepared = await prepare(fixture, dbUrl, app.url, baseline.url, works);
     const procedures = await readRouter();
     const databaseCpu = await databaseCpuSampler(dbUrl);
-    const measurements: Measurement[] = [];
-    const total = works.length * SURFACES.length;
+    const rounds: Measurement[][] = Array.from({ length: options.rounds }, () => []);
     let index = 0;
     for (const work of works) {
-      for (const surface of SURFACES) {
-        index++;
-        const measurement = await runOne(work, surface, prepared, procedures, { app, baseline }, options, databaseCpu);
-        if (measurement) {
-          measurements.push(measurement);
-          const m = measurement;
+      index++;
+      for (const [round, measured] of rounds.entries()) {
+        // Every other round runs the surfaces in reverse, so that none is always measured first or last.
+        for (const surface of round % 2 === 0 ? SURFACES : [...SURFACES].reverse()) {
+          const warmup = round === 0 ? options.warmup : 0;
+          const m = await runOne(work, surface, prepared, procedures, { app, baseline }, { ...options, warmup }, databaseCpu);
+          if (!m) continue;
+          measured.push(m);
           log(
-            `[${index}/${total}] ${work.label} [${surface}]: ${
+            `[${index}/${works.length}, round ${round + 1}/${options.rounds}] ${work.label} [${surface}]: ${
               m.skipped ? `skipped (${m.skipped})` : `${Math.round(m.rps ?? 0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms`
             }`,
           );
         }
       }
     }
+    const measurements = medianOfRounds(rounds);
 
     const webhooks = await runWebhookBench(options, fixture, dbUrl, prepared, app, databaseCpu);
 
@@ -371,6 +379,7 @@ async function main(): Promise<void> {
       options,
       dataset: { version: fixture.version, builtAt: fixture.builtAt, buildSeconds: fixture.buildSeconds, counts: fixture.counts },
       measurements,
+      rounds,
       verdicts,
       webhooks,
     };
@@ -381,8 +390,9 @@ async function main(): Promise<void> {
 
     const out = [
       '',
-      `Benchmark ${summary.startedAt}: ${options.connections} connections, ${options.warmup}s warm-up + ${options.duration}s per scenario` +
-        (options.latencyDuration > 0 ? `, then ${options.latencyDuration}s at 1 connection` : ''),
+      `Benchmark ${summary.startedAt}: ${options.connections} connections, ${options.warmup}s warm-up, then ${options.rounds} round(s) of ${options.duration}s per scenario` +
+        (options.latencyDuration > 0 ? ` and ${options.latencyDuration}s at 1 connection` : '') +
+        (options.rounds > 1 ? '; each figure is the median of the rounds' : ''),
       `${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb} GB RAM, ${machine.os}, Node ${machine.node}, PostgreSQL ${machine.postgres}`,
       `data set ${fixture.version}: ${JSON.stringify(fixture.counts)}`,
       '',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attachRatios, evaluateTargets, type Measurement } from '../../bench/report.ts';
+import { attachRatios, evaluateTargets, type Measurement, median, medianOfRounds } from '../../bench/report.ts';
 
 const measured = (work: string, surface: Measurement['surface'], rps: number, p50: number, p99: number): Measurement => ({
   work,
@@ -11,6 +11,34 @@ const measured = (work: string, surface: Measurement['surface'], rps: number, p5
 });
 
 describe('bench report', () => {
+  it('takes the median of each figure over the rounds and sums the counts', () => {
+    const round = (rps: number, cpu: number, p99Single: number, conflicts: number): Measurement[] => [
+      { ...measured('me', 'baseline', 1000, 5, 20), serverCpuUs: 100 },
+      {
+        ...measured('me', 'rest', rps, 7, 30),
+        serverCpuUs: cpu,
+        p99Single,
+        ok: 10,
+        non2xx: conflicts,
+        statusCodes: { '200': 10, '409': conflicts },
+      },
+    ];
+    const [base, rest] = medianOfRounds([round(900, 150, 9, 0), round(300, 400, 3, 1), round(800, 160, 4, 0)]);
+    expect(base).toMatchObject({ rps: 1000, serverCpuUs: 100, rounds: 3 });
+    expect(rest).toMatchObject({ rps: 800, serverCpuUs: 160, p99Single: 4, ok: 30, non2xx: 1, statusCodes: { '200': 30, '409': 1 } });
+  });
+
+  it('reports a surface skipped in any round as skipped', () => {
+    const skipped: Measurement = { work: 'me', label: 'label of me', surface: 'mcp', skipped: 'probe failed' };
+    const [combined] = medianOfRounds([[measured('me', 'mcp', 100, 1, 2)], [skipped]]);
+    expect(combined).toEqual(skipped);
+  });
+
+  it('takes the mean of the two middle values for an even count', () => {
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([7])).toBe(7);
+  });
+
   it('divides each surface by the baseline of the same work, and only that', () => {
     const ms = [
       measured('me', 'baseline', 1000, 5, 20),
