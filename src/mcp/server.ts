@@ -148,7 +148,7 @@ export async function registerMcp(app: FastifyInstance, services: AppServices, o
           content: [{ type: 'text', text }],
           structuredContent: (tool.wrapsOutput ? { result: json } : json) as Record<string, unknown>,
         },
-        json: { utf8: Buffer.from(text), wrapped: tool.wrapsOutput },
+        structuredJson: tool.wrapsOutput ? ['{"result":', text, '}'] : [text],
       };
     } catch (error) {
       // The keys in the result schema's order, as the SDK writes them.
@@ -230,7 +230,7 @@ function writeAnswer(reply: FastifyReply, answer: JsonRpcAnswer): void {
     if (value !== undefined) reply.raw.setHeader(name, value);
   }
   const parts = answer.body ?? [];
-  const length = parts.reduce((sum, part) => sum + (typeof part === 'string' ? Buffer.byteLength(part) : part.byteLength), 0);
+  const length = parts.reduce((sum, part) => sum + Buffer.byteLength(part), 0);
   reply.raw.writeHead(answer.status, answer.body === undefined ? {} : { 'content-type': 'application/json', 'content-length': length });
   // The parts are written separately (joined, they would make a string Node measures character by character);
   // corked, they leave in one write with the head (end() uncorks).

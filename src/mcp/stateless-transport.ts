@@ -27,7 +27,7 @@ import {
 export interface JsonRpcAnswer {
   status: number;
   /** The JSON text, in parts to be written in order (src/mcp/tool-call.ts splices a tool's serialized result in). */
-  body?: readonly (string | Uint8Array)[];
+  body?: readonly string[];
 }
 
 /** The request as the transport needs it: Node's headers (with `content-type` as sent, see below) and the parsed body. */

@@ -3,8 +3,7 @@
  * same schema check, the same response, byte for byte (test/mcp/mcp-tool-call.test.ts compares it with a batch
  * the SDK answers). What it saves per call: building and connecting a Server, the second parse of the request,
  * the parse of our own result against the result schema, and a second serialization of the structured content,
- * which is spliced in as the text the tool already wrote, in UTF-8, beside that text escaped as the text block's
- * string (json-string-literal.ts) (bench: MCP over REST CPU on large answers).
+ * which is spliced in as the text the tool already wrote (bench: MCP over REST CPU on large answers).
  * Anything else (batches, other methods, a task, an unknown tool, a request the schema refuses) goes to the SDK.
  */
 import {
@@ -15,16 +14,12 @@ import {
   type JSONRPCMessage,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
-import { jsonStringLiteral } from './json-string-literal.ts';
 import type { McpTool } from './tools.ts';
 
-/**
- * A tool's result and, when its one text block is the JSON text of its structured content (or of the value the
- * structured content wraps as `{ result: … }`), that text in UTF-8.
- */
+/** A tool's result, and its structured content's JSON text in parts when it has some. */
 export interface ToolAnswer {
   result: CallToolResult;
-  json?: { utf8: Buffer; wrapped: boolean };
+  structuredJson?: readonly string[];
 }
 
 export interface ToolCall {
@@ -47,10 +42,7 @@ export function soleToolCall(body: unknown, messages: readonly JSONRPCMessage[],
  * The answer to `toolCall`, in parts. A tool reports its errors as results; should the call itself fail, the
  * answer is the JSON-RPC error the SDK sends for a handler that throws (without the error's own words).
  */
-export async function answerToolCall(
-  toolCall: ToolCall,
-  call: (tool: McpTool, args: unknown) => Promise<ToolAnswer>,
-): Promise<(string | Uint8Array)[]> {
+export async function answerToolCall(toolCall: ToolCall, call: (tool: McpTool, args: unknown) => Promise<ToolAnswer>): Promise<string[]> {
   try {
     return toolCallResponse(toolCall.id, await call(toolCall.tool, toolCall.args));
   } catch {
@@ -60,19 +52,16 @@ export async function answerToolCall(
 
 /**
  * The JSON-RPC response as the SDK writes it (`{result, jsonrpc, id}`, the result's keys in its schema's order), in
- * parts: the structured content is the tool's own JSON text, not serialized again, and the text block is that text
- * escaped byte by byte.
+ * parts: the structured content is the tool's own JSON text, not serialized again.
  */
-function toolCallResponse(id: RequestId, { result, json }: ToolAnswer): (string | Uint8Array)[] {
+function toolCallResponse(id: RequestId, { result, structuredJson }: ToolAnswer): string[] {
   const [block, ...others] = result.content;
-  if (json === undefined || block?.type !== 'text' || others.length > 0 || result.isError !== undefined) {
+  if (structuredJson === undefined || block?.type !== 'text' || others.length > 0 || result.isError !== undefined) {
     return [JSON.stringify({ result, jsonrpc: '2.0', id })];
   }
   return [
-    '{"result":{"content":[{"type":"text","text":',
-    jsonStringLiteral(json.utf8),
-    '}],"structuredContent":',
-    ...(json.wrapped ? ['{"result":', json.utf8, '}'] : [json.utf8]),
+    `{"result":{"content":[{"type":"text","text":${JSON.stringify(block.text)}}],"structuredContent":`,
+    ...structuredJson,
     `},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`,
   ];
 }
