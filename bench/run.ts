@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: how close the service comes to a hand-written server doing the same work, and where the time goes.
  *
- *   npm run bench -- [--rounds=3] [--duration=3] [--warmup=3] [--connections=50] [--latency-duration=2]
+ *   npm run bench -- [--rounds=5] [--duration=3] [--warmup=3] [--connections=50] [--latency-duration=2]
  *                    [--only=me,bookings] [--rebuild] [--dataset-only] [--explain] [--profile] [--curve]
  *
  * `--only=webhooks` runs only the webhooks' figures (bench/webhooks.ts); they also run when --only is not given.
@@ -88,7 +88,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
   return {
     duration: number('duration', 'BENCH_DURATION', 3),
     warmup: number('warmup', 'BENCH_WARMUP', 3),
-    rounds: Math.max(1, Math.round(number('rounds', 'BENCH_ROUNDS', 3))),
+    rounds: Math.max(1, Math.round(number('rounds', 'BENCH_ROUNDS', 5))),
     connections: number('connections', 'BENCH_CONNECTIONS', 50),
     latencyDuration: number('latency-duration', 'BENCH_LATENCY_DURATION', 2),
     only: value('only', 'BENCH_ONLY', '')
