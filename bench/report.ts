@@ -83,12 +83,10 @@ const ROUND_FIGURES = [
 export function medianOfRounds(rounds: readonly (readonly Measurement[])[]): Measurement[] {
   const [first = []] = rounds;
   return first.map((measurement) => {
-    const same = rounds.map((round) => round.find((m) => m.work === measurement.work && m.surface === measurement.surface));
-    const skipped = same.find((m) => m === undefined || m.skipped !== undefined);
-    if (skipped !== undefined || same.some((m) => m === undefined)) {
-      return skipped ?? { ...measurement, skipped: 'not measured in every round' };
-    }
-    const measured = same as Measurement[];
+    const measured = rounds.flatMap((round) => round.filter((m) => m.work === measurement.work && m.surface === measurement.surface));
+    if (measured.length < rounds.length) return { ...measurement, skipped: 'not measured in every round' };
+    const skipped = measured.find((m) => m.skipped !== undefined);
+    if (skipped) return skipped;
     const combined: Measurement = { work: measurement.work, label: measurement.label, surface: measurement.surface, rounds: measured.length };
     for (const figure of ROUND_FIGURES) {
       const values = measured.map((m) => m[figure]).filter((value) => value !== undefined);
