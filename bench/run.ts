@@ -1,23 +1,6 @@
 /**
- * `npm run bench`: how close the service comes to a hand-written server doing the same work, and where the time goes.
- *
- *   npm run bench -- [--rounds=5] [--duration=3] [--warmup=3] [--connections=50] [--latency-duration=2]
- *                    [--only=me,bookings] [--rebuild] [--dataset-only] [--explain] [--profile] [--curve]
- *
- * `--only=webhooks` runs only the webhooks' figures (bench/webhooks.ts); they also run when --only is not given.
- *
- * (or BENCH_ROUNDS, BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_LATENCY_DURATION, BENCH_ONLY). After each
- * measurement at --connections, a short pass at ONE connection gives the latency without queueing. The database is DATABASE_URL's server, or
- * an embedded PostgreSQL under .data/bench; the data set lives in its own database, bench_data, built once
- * (a few minutes) and reused. The service (buildApp, as in production) and the baseline each run in a child
- * process of their own; autocannon runs here, loading one server at a time, against 127.0.0.1 only. For each
- * unit of work the baseline, /api/v2, /trpc and /mcp are measured back to back, so that the ratios compare figures
- * taken under the same conditions, and that sweep is repeated --rounds times (every other one in reverse order,
- * the warm-up only before the first): each figure reported is the median of its rounds, since a single sweep on
- * shared cores moves by a third from one run to the next. Results: a table on stdout and bench/results/<time>.json (git-ignored).
- * --explain prints EXPLAIN ANALYZE of the list queries; --profile writes a CPU profile of the service process
- * (bench/results/profiles/) and prints where its time went. --curve measures one availability call in-process
- * against team size and bookings per host (bench/slot-curve.ts), --duration/4 seconds per point, and stops.
+ * `npm run bench`: how close the service comes to a hand-written server doing the same work, and where the time
+ * goes. What each scenario measures and how to read the figures: bench/README.md.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -27,12 +10,13 @@ import { fileURLToPath } from 'node:url';
 import autocannon, { type AutocannonResult } from 'autocannon';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import { databaseUrl } from '../test/helpers/database-url.ts';
-import { BENCH_DATABASE, type BenchFixture, ensureDataset, withClient } from './dataset.ts';
-import { explainQueries } from './explain.ts';
+import { BENCH_DATABASE, ensureDataset, withClient } from './dataset/dataset.ts';
+import type { BenchFixture } from './dataset/fixture.ts';
+import { explainQueries } from './report/explain.ts';
 import { serviceNodeFlags } from '../scripts/service-node-flags.ts';
-import { summarizeProfile } from './profile-summary.ts';
-import { slotCurve } from './slot-curve.ts';
-import { benchWebhooks, type WebhookFigures, webhookLines } from './webhooks.ts';
+import { summarizeProfile } from './report/profile-summary.ts';
+import { slotCurve } from './scenarios/slot-curve.ts';
+import { benchWebhooks, type WebhookFigures, webhookLines } from './scenarios/webhooks.ts';
 import {
   attachRatios,
   evaluateTargets,
@@ -41,7 +25,7 @@ import {
   measurementTable,
   medianOfRounds,
   verdictTable,
-} from './report.ts';
+} from './report/report.ts';
 import {
   BOOKINGS_PAGE,
   createBookingSource,
@@ -55,7 +39,26 @@ import {
   targetFor,
   type Work,
   WORKS,
-} from './scenarios.ts';
+} from './scenarios/scenarios.ts';
+
+const USAGE = `npm run bench -- [options]
+
+  --rounds=5            sweeps over the surfaces of each endpoint; every figure is the median of its rounds
+  --duration=3          seconds per measurement at --connections
+  --warmup=3            seconds of warm-up before the first round
+  --connections=50      concurrent connections
+  --latency-duration=2  seconds of a second pass at one connection (0 skips it)
+  --only=me,bookings    only these scenarios (webhooks included: --only=webhooks)
+  --rebuild             rebuild the data set
+  --dataset-only        build the data set, then stop
+  --explain             print EXPLAIN ANALYZE of the list queries
+  --profile             write a CPU profile of the service and summarise it
+  --curve               one availability call in-process against team size and bookings per host, then stop
+  --help                this text
+
+The options with a value may also come from BENCH_ROUNDS, BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS,
+BENCH_LATENCY_DURATION and BENCH_ONLY.
+`;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const resultsDir = path.join(here, 'results');
@@ -303,6 +306,10 @@ async function machineInfo(dbUrl: string) {
 }
 
 async function main(): Promise<void> {
+  if (process.argv.includes('--help')) {
+    process.stdout.write(USAGE);
+    return;
+  }
   const options = parseOptions(process.argv.slice(2), process.env);
   const startedAt = new Date();
   const embedded = process.env.DATABASE_URL
@@ -330,10 +337,10 @@ async function main(): Promise<void> {
     const profileDir = path.join(resultsDir, 'profiles', stamp);
     // Both servers run with the Node flags `npm start` gives the service, so that the runtime is the same.
     const nodeFlags = serviceNodeFlags();
-    const baseline = await startServer('baseline-server.ts', dbUrl, nodeFlags);
+    const baseline = await startServer('servers/baseline-server.ts', dbUrl, nodeFlags);
     servers.push(baseline);
     const app = await startServer(
-      'app-server.ts',
+      'servers/app-server.ts',
       dbUrl,
       options.profile ? [...nodeFlags, '--cpu-prof', `--cpu-prof-dir=${profileDir}`] : nodeFlags,
     );

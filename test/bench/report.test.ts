@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attachRatios, evaluateTargets, type Measurement, median, medianOfRounds } from '../../bench/report.ts';
+import { attachRatios, evaluateTargets, type Measurement, median, medianOfRounds } from '../../bench/report/report.ts';
 
 const measured = (work: string, surface: Measurement['surface'], rps: number, p50: number, p99: number): Measurement => ({
   work,

@@ -15,13 +15,13 @@
  * This is a throwaway database: the raw bench tokens are stored in bench_meta so that later runs can use them.
  * Never point the bench at a database holding anything of value.
  */
-import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { initOrm, migrate } from '../src/db/orm.ts';
-import { createPersonalAccessToken } from '../src/identity/personal-access-tokens.ts';
-import { ALL_SCOPES } from '../src/identity/scopes.ts';
-import { rebuildAllContacts, refreshContacts } from '../src/modules/contacts/contacts.projection.ts';
-import { databaseUrl } from '../test/helpers/database-url.ts';
+import { initOrm, migrate } from '../../src/db/orm.ts';
+import { createPersonalAccessToken } from '../../src/identity/personal-access-tokens.ts';
+import { ALL_SCOPES } from '../../src/identity/scopes.ts';
+import { rebuildAllContacts, refreshContacts } from '../../src/modules/contacts/contacts.projection.ts';
+import { databaseUrl } from '../../test/helpers/database-url.ts';
+import { type BenchFixture, eventTypeIdOf, userIdOf } from './fixture.ts';
 import { ensureTeams } from './teams.ts';
 
 export const BENCH_DATABASE = 'bench_data';
@@ -41,22 +41,6 @@ export const SIZES = {
 /** Bump when the shape of the generated data changes; a different version triggers a rebuild. */
 export const DATASET_VERSION = `v1:${Object.values(SIZES).join('/')}`;
 
-export interface BenchUser {
-  id: string;
-  token: string;
-  eventTypeIds: string[];
-}
-
-export interface BenchFixture {
-  version: string;
-  builtAt: string;
-  buildSeconds: number;
-  heavy: BenchUser;
-  availability: BenchUser & { timezone: string; windowFrom: string; windowTo: string };
-  booker: BenchUser & { timezone: string; durationMin: number; firstStart: string };
-  counts: Record<string, number>;
-}
-
 const HEAVY = 1;
 const AVAILABILITY = 2;
 const BOOKER = 3;
@@ -67,15 +51,6 @@ const NORMAL_EVENT_TYPES = 2;
 // Deterministic ids from sequence numbers, so that every statement computes them without a lookup.
 const userIdSql = (seq: string) => `md5('bench-user-' || (${seq}))::uuid::text`;
 const eventTypeIdSql = (seq: string, n: string) => `md5('bench-et-' || (${seq}) || '-' || (${n}))::uuid::text`;
-export const userIdOf = (seq: number): string => md5Uuid(`bench-user-${seq}`);
-export const eventTypeIdOf = (seq: number, n: number): string => md5Uuid(`bench-et-${seq}-${n}`);
-
-/** The same value as PostgreSQL's md5(text)::uuid::text. */
-function md5Uuid(text: string): string {
-  const hex = createHash('md5').update(text).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
-}
-
 const FIRST_NAMES = `Anna Ben Carla David Elena Felix Grace Hugo Ines Jonas Klara Leo Maya Noah Olga Paul Quinn Rosa Sami Tara
   Umar Vera Will Xenia Yusuf Zoe Amir Bella Chen Dara Emil Fatima Gabriel Hana Ivan Julia Kenji Lucia Mateo Nina`.split(/\s+/);
 const LAST_NAMES = `Smith Mueller Garcia Kowalski Rossi Dubois Silva Nguyen Kim Ivanova Jensen Novak Horvat Schmidt Martin

@@ -1,26 +1,7 @@
 /**
- * `npm run chaos`: what production does to the service, on this machine, in about two minutes.
- *
- * Two instances (`npm start` child processes) serve one database on a PostgreSQL server of the script's own (an
- * embedded server in a temporary folder, so it can be stopped, killed and restarted without touching anyone
- * else's), with their rate-limit counters in a Redis server of the script's own. Clients book through both
- * instances, round robin, like a load balancer (one that stops sending to an instance that refuses connections).
- * Scenarios, one after the other, each with fresh hosts:
- *
- *   storm            1,000 concurrent bookings on 4 hosts: 50 for each of 5 back-to-back slots per host (exactly
- *                    20 can succeed)
- *   collective storm 450 concurrent bookings: a collective event type of two hosts against each host's own
- *   connection cut   steady booking load; pg_terminate_backend of every connection to the database
- *   restart          steady load; the PostgreSQL server stops (fast shutdown) for 3 s and starts again
- *   crash            steady load; the postmaster is killed (SIGKILL) for 3 s, then started (crash recovery)
- *   frozen Redis     steady load; the Redis server is stopped with SIGSTOP for 5 s (accepts, never answers)
- *   SIGTERM          steady load; instance A gets SIGTERM
- *
- * For each: what clients got (2xx, 409, 503, other statuses, connection resets, refused connections, no answer
- * within 15 s), the slowest answer, recovery (from the dependency's return, or the cut, to the first success on
- * every instance; for Redis, until both report ready), lost bookings (a 201 whose booking is not in the database),
- * phantom bookings (a booking in the database whose client did not get its 201), and afterwards each instance's
- * state: 20 concurrent probes answered, and its connections as PostgreSQL sees them. Loopback traffic only.
+ * `npm run chaos`: what production does to the service (a booking storm, database outages, a frozen Redis,
+ * SIGTERM), run against two real instances on servers of the script's own, so it can stop, kill and freeze
+ * them without touching anyone else's. The scenarios and how to read the table: chaos/README.md.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
  * Where a V8 CPU profile (node --cpu-prof) spent its time: self time per function and per package.
- * Used by `npm run bench -- --profile`; also runnable on its own: `npx node bench/profile-summary.ts <file>`.
+ * Used by `npm run bench -- --profile`; also runnable on its own: `npx node bench/report/profile-summary.ts <file>`.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -73,6 +73,6 @@ export function summarizeProfile(file: string, top = 25): string {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const file = process.argv[2];
-  if (!file) throw new Error('usage: npx node bench/profile-summary.ts <file.cpuprofile>');
+  if (!file) throw new Error('usage: npx node bench/report/profile-summary.ts <file.cpuprofile>');
   process.stdout.write(`${summarizeProfile(file)}\n`);
 }

@@ -15,10 +15,10 @@ import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import pg from 'pg';
-import { BOOKING_CONTENTION } from '../src/config/timeouts.ts';
-import { numberPlaceholders } from '../src/lib/prepared-sql.ts';
-import { isValidTimeZone } from '../src/lib/time.ts';
-import { sortKeySql } from '../src/lib/keyset.ts';
+import { BOOKING_CONTENTION } from '../../src/config/timeouts.ts';
+import { numberPlaceholders } from '../../src/lib/prepared-sql.ts';
+import { isValidTimeZone } from '../../src/lib/time.ts';
+import { sortKeySql } from '../../src/lib/keyset.ts';
 import {
   type AvailabilityRow,
   availabilityParams,
@@ -31,23 +31,23 @@ import {
   slotRules,
   toCalendarHosts,
   toSlots,
-} from '../src/modules/availability/availability.service.ts';
-import { type CalendarHost, computeSlotStarts } from '../src/modules/availability/slots.ts';
-import { BOOKING_STATEMENTS, bookingInsertParams, type CreatedBookingRow } from '../src/modules/bookings/booking-creation.service.ts';
-import { BOOKING_COLUMNS, BOOKING_FROM, type BookingRow, toBooking } from '../src/modules/bookings/booking.rows.ts';
-import { refreshLockedContact } from '../src/modules/contacts/contacts.projection.ts';
+} from '../../src/modules/availability/availability.service.ts';
+import { type CalendarHost, computeSlotStarts } from '../../src/modules/availability/slots.ts';
+import { BOOKING_STATEMENTS, bookingInsertParams, type CreatedBookingRow } from '../../src/modules/bookings/booking-creation.service.ts';
+import { BOOKING_COLUMNS, BOOKING_FROM, type BookingRow, toBooking } from '../../src/modules/bookings/booking.rows.ts';
+import { refreshLockedContact } from '../../src/modules/contacts/contacts.projection.ts';
 import {
   EVENT_TYPE_COLUMNS,
   type EventTypeRecord,
   type EventTypeRow,
   toEventType,
-} from '../src/modules/event-types/event-type.rows.ts';
-import { eventTypeUrl, toEventTypeDto } from '../src/modules/event-types/event-types.schemas.ts';
-import { LEAD_COLUMNS, LEAD_FROM, type LeadRow, readLead, toLead } from '../src/modules/leads/lead.rows.ts';
-import { emitWebhookEvent } from '../src/modules/webhooks/outbox.ts';
+} from '../../src/modules/event-types/event-type.rows.ts';
+import { eventTypeUrl, toEventTypeDto } from '../../src/modules/event-types/event-types.schemas.ts';
+import { LEAD_COLUMNS, LEAD_FROM, type LeadRow, readLead, toLead } from '../../src/modules/leads/lead.rows.ts';
+import { emitWebhookEvent } from '../../src/modules/webhooks/outbox.ts';
 
 const url = process.env.BENCH_DATABASE_URL;
-if (!url || !process.send) throw new Error('bench/baseline-server.ts is started by bench/run.ts');
+if (!url || !process.send) throw new Error('bench/servers/baseline-server.ts is started by bench/run.ts');
 
 // The same pool sizes as the service: the ORM's pool of 20 and the rate-limit counters' own pool of 5.
 const pool = new pg.Pool({ connectionString: url, max: 20 });
@@ -215,7 +215,7 @@ app.get('/bookings', async (request, reply) => {
   };
 });
 
-/** The service's SITE_URL in bench/app-server.ts: event type URLs are built from it. */
+/** The service's SITE_URL in bench/servers/app-server.ts: event type URLs are built from it. */
 const SITE_URL = 'http://127.0.0.1:3000';
 
 app.get('/event-types', async (request, reply) => {

@@ -4,8 +4,8 @@
  * first; a route that does not exist yet (404 "No route …", or no procedure for it in the router) is skipped
  * with a note instead of failing the run.
  */
-import type { BenchFixture } from './dataset.ts';
-import { type TeamKind, teamEventTypeId } from './teams.ts';
+import type { BenchFixture } from '../dataset/fixture.ts';
+import { type TeamKind, teamEventTypeId } from '../dataset/teams.ts';
 
 export type Surface = 'baseline' | 'rest' | 'trpc' | 'mcp';
 export const SURFACES: Surface[] = ['baseline', 'rest', 'trpc', 'mcp'];
@@ -99,7 +99,7 @@ export interface Prepared {
   /**
    * Hands out distinct slots of the booker's 15-minute grid, one per POST: one sequence for every surface of a
    * run, so the baseline's bookings and the service's never share a slot (no wipe between surfaces is needed);
-   * resetBooker (bench/dataset.ts) wipes them all when the next run starts.
+   * resetBooker (bench/dataset/dataset.ts) wipes them all when the next run starts.
    */
   nextBooking: () => CreateBookingBody;
 }
@@ -251,8 +251,8 @@ interface ProcedureLike {
 }
 
 export async function readRouter(): Promise<RouterProcedure[]> {
-  const { appRouter } = await import('../src/api/root.ts');
-  const { snakeCase } = await import('../src/mcp/tools.ts');
+  const { appRouter } = await import('../../src/api/root.ts');
+  const { snakeCase } = await import('../../src/mcp/tools.ts');
   const procedures = (appRouter._def as unknown as { procedures: Record<string, ProcedureLike> }).procedures;
   return Object.entries(procedures).flatMap(([path, procedure]) => {
     const openapi = procedure._def.meta?.openapi;

@@ -6,10 +6,10 @@
  * PostgreSQL CPU from /proc, both per call.
  */
 import { performance } from 'node:perf_hooks';
-import { initOrm } from '../src/db/orm.ts';
-import { findEventType, getAvailabilityFor } from '../src/modules/availability/availability.service.ts';
-import type { BenchFixture } from './dataset.ts';
-import { TEAM_BOOKINGS, TEAM_SIZES, type TeamKind, teamEventTypeId } from './teams.ts';
+import { initOrm } from '../../src/db/orm.ts';
+import { findEventType, getAvailabilityFor } from '../../src/modules/availability/availability.service.ts';
+import type { BenchFixture } from '../dataset/fixture.ts';
+import { TEAM_BOOKINGS, TEAM_SIZES, type TeamKind, teamEventTypeId } from '../dataset/teams.ts';
 
 interface Point {
   kind: TeamKind;

@@ -10,8 +10,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AutocannonResult } from 'autocannon';
-import type { BenchFixture } from './dataset.ts';
-import { withClient } from './dataset.ts';
+import type { BenchFixture } from '../dataset/fixture.ts';
+import { withClient } from '../dataset/dataset.ts';
 import type { Target } from './scenarios.ts';
 
 export interface WebhookBenchContext {

@@ -2,15 +2,15 @@
  * `npm run bench -- --explain`: EXPLAIN (ANALYZE, BUFFERS) of the statements the measured endpoints run for
  * the heavy user, written from the services' own column lists so that they stay in step with them.
  */
-import { sortKeySql } from '../src/lib/keyset.ts';
-import { availabilityParams, availabilitySql, calendarsParams, calendarsSql } from '../src/modules/availability/availability.service.ts';
-import { BOOKING_COLUMNS } from '../src/modules/bookings/booking.rows.ts';
-import { EVENT_TYPE_COLUMNS, type EventTypeRow, toEventType } from '../src/modules/event-types/event-type.rows.ts';
-import { LEAD_COLUMNS } from '../src/modules/leads/lead.rows.ts';
-import type { BenchFixture } from './dataset.ts';
-import { withClient } from './dataset.ts';
-import { numberPlaceholders } from '../src/lib/prepared-sql.ts';
-import { BOOKINGS_PAGE, DEEP_PAGES, SEARCH_TERM } from './scenarios.ts';
+import { sortKeySql } from '../../src/lib/keyset.ts';
+import { availabilityParams, availabilitySql, calendarsParams, calendarsSql } from '../../src/modules/availability/availability.service.ts';
+import { BOOKING_COLUMNS } from '../../src/modules/bookings/booking.rows.ts';
+import { EVENT_TYPE_COLUMNS, type EventTypeRow, toEventType } from '../../src/modules/event-types/event-type.rows.ts';
+import { LEAD_COLUMNS } from '../../src/modules/leads/lead.rows.ts';
+import type { BenchFixture } from '../dataset/fixture.ts';
+import { withClient } from '../dataset/dataset.ts';
+import { numberPlaceholders } from '../../src/lib/prepared-sql.ts';
+import { BOOKINGS_PAGE, DEEP_PAGES, SEARCH_TERM } from '../scenarios/scenarios.ts';
 
 export async function explainQueries(dbUrl: string, fixture: BenchFixture): Promise<string> {
   return withClient(dbUrl, async (client) => {

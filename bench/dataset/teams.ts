@@ -8,7 +8,7 @@
  * the first N hosts of that level.
  */
 import type pg from 'pg';
-import { type BenchFixture, eventTypeIdOf, userIdOf } from './dataset.ts';
+import { type BenchFixture, eventTypeIdOf, userIdOf } from './fixture.ts';
 
 export const TEAM_SIZES = [1, 5, 10, 25, 50] as const;
 export const TEAM_BOOKINGS = [0, 100, 500, 2000] as const;

@@ -1,5 +1,5 @@
 /** Turning measurements into the table on stdout, the target verdicts and the JSON results file (pure). */
-import type { Surface } from './scenarios.ts';
+import type { Surface } from '../scenarios/scenarios.ts';
 
 export interface Measurement {
   work: string;

@@ -4,12 +4,12 @@
  * refuses, but every request still updates its counter row, as in production.
  * Tells the parent its port over IPC; exits when told to stop (so that --cpu-prof can write its profile).
  */
-import { buildApp } from '../src/app.ts';
-import { loadEnv } from '../src/config/env.ts';
-import { initOrm } from '../src/db/orm.ts';
+import { buildApp } from '../../src/app.ts';
+import { loadEnv } from '../../src/config/env.ts';
+import { initOrm } from '../../src/db/orm.ts';
 
 const url = process.env.BENCH_DATABASE_URL;
-if (!url || !process.send) throw new Error('bench/app-server.ts is started by bench/run.ts');
+if (!url || !process.send) throw new Error('bench/servers/app-server.ts is started by bench/run.ts');
 
 const env = loadEnv({
   NODE_ENV: 'production',
@@ -18,7 +18,7 @@ const env = loadEnv({
   HOST: '127.0.0.1',
   SITE_URL: 'http://127.0.0.1:3000',
   DATABASE_URL: url,
-  // bench/webhooks.ts delivers to a receiver on 127.0.0.1.
+  // bench/scenarios/webhooks.ts delivers to a receiver on 127.0.0.1.
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
 });
 const orm = await initOrm(url);
