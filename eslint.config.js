@@ -3,7 +3,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-// Layers, lowest first (README, "Where things live"): a file may import its own layer and those below, never one above.
+// Layers, lowest first (docs/development.md, "Layers"): a file may import its own layer and those below, never one above.
 // Imports are relative, so each pattern names the folder an import climbs into.
 const climbsInto = (...folders) => `^(\\.\\./)+(${folders.join('|')})(/|$)`;
 const COMPOSITION = '^(\\.\\./)+(app|main|bearer-resolvers|mikro-orm\\.config)\\.ts$';

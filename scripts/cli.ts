@@ -1,5 +1,5 @@
 /**
- * Operator commands (see CONTRACT.md):
+ * Operator commands (see docs/operations.md):
  *   npm run cli -- user create --email E --plan team|pro|free [--name N] [--timezone TZ] [--password P]
  *   npm run cli -- pat create --email E --scopes s1,s2|all [--name LABEL]
  *   npm run cli -- pat revoke --token pat_…

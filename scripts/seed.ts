@@ -4,7 +4,7 @@ import { migrate, openDatabase } from '../src/db/orm.ts';
 import { seedDemoData } from './demo-data.ts';
 import { seedSummary } from './seed-summary.ts';
 
-// `--json`: the seed document, the only thing written to stdout (CONTRACT). Without it: a summary for a person.
+// `--json`: the seed document, the only thing written to stdout (docs/operations.md, "Seed document"). Without it: a summary for a person.
 const { values } = parseArgs({ options: { json: { type: 'boolean', default: false } }, strict: true });
 
 const env = loadEnv();

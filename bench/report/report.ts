@@ -269,7 +269,7 @@ export function verdictTable(verdicts: TargetVerdict[]): string {
   );
 }
 
-/** A markdown table of the same figures, for the README's performance section. */
+/** A markdown table of the same figures, for docs/performance.md. */
 export function markdownTable(measurements: Measurement[]): string {
   const lines = [
     '| Endpoint | Surface | req/s | p50 ms | p99 ms | × baseline | p50 / p99 ms, 1 conn. | node CPU µs/req | PostgreSQL CPU µs/req |',

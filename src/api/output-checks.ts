@@ -4,18 +4,11 @@ import type { AnyRouter } from '@trpc/server';
 import type { z } from 'zod';
 
 /**
- * Where a response is held to its declared output schema.
- *
- * - `strict` (tests and development): the schema parses every response, and a response the parse would change
- *   (a field the schema does not declare, a wrong type, a value a transform rewrites) fails with 500. The
- *   services build each response field by field (the `to…` mappers), so a test that reaches a procedure proves
- *   its output is exactly what the OpenAPI document says, and nothing more: a stray key can never reach a client.
- * - `off` (production): no parse. It would find nothing to change, after the tests proved so, and on a page of
- *   100 bookings it was a fifth of the service's CPU (bench, README "Performance").
- *
- * tRPC's own check (`.output(schema)`) parses and strips silently, which hides a mapper that leaks a field; it is
- * replaced here, once, on every procedure of the router. The schema stays on the procedure for the OpenAPI
- * document, the MCP tools' output schemas and the types.
+ * Where a response is held to its declared output schema: `strict` in tests and development (a response the parse
+ * would change, such as an undeclared field, is a 500, so the tests prove no stray key reaches a client); `off` in
+ * production, where the parse finds nothing the tests did not and costs much (docs/performance.md, "Output checks").
+ * tRPC's own `.output()` check strips silently and would hide a leaking mapper, so it is replaced here on every
+ * procedure; the schema stays on the procedure for the OpenAPI document, the MCP tools and the types.
  */
 export type OutputChecks = 'strict' | 'off';
 

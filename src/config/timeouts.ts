@@ -1,5 +1,5 @@
 /**
- * Every timeout of the service, in one place; the README's "Timeouts" table explains each. They nest: the database
+ * Every timeout of the service, in one place; docs/operations.md's "Timeouts" table explains each. They nest: the database
  * limits end a request's work (rolling its transaction back) well before the request's own deadline, so a request
  * ends with a clean answer and never with a commit that nobody is waiting for any more.
  */

@@ -11,7 +11,7 @@ export const CONFIRM_INTERVAL_MS = 200;
 /**
  * How old the last proof may be for cached principals to be served. A revocation committed at T is applied on
  * every instance by the first proof that started after T, so no instance serves it from its cache after
- * T + MAX_UNCONFIRMED_MS (plus the proof's own round trip): the bound the README documents.
+ * T + MAX_UNCONFIRMED_MS (plus the proof's own round trip): the bound docs/decisions.md documents.
  */
 export const MAX_UNCONFIRMED_MS = 700;
 const RECONNECT_DELAY_MS = 250;

@@ -103,7 +103,7 @@ ${hiddenInput('csrf', session.csrfToken)}
   );
 }
 
-/** First-party sign-in: GET/POST /login and POST /logout (CONTRACT.md). */
+/** First-party sign-in: GET/POST /login and POST /logout (docs/operations.md, "Addresses"). */
 export function registerLogin(app: FastifyInstance, deps: { services: SharedServices; orm: MikroORM }): void {
   const { services, orm } = deps;
   const siteUrl = services.env.SITE_URL;

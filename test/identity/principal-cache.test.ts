@@ -5,7 +5,7 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer, createUserWithToken } from '../helpers/factories.ts';
 import { createClient, createPasswordUser, obtainTokens, signIn } from '../oauth/support.ts';
 
-/** The revocation bound the README documents: a change committed anywhere is refused by every instance within it. */
+/** The revocation bound docs/decisions.md documents: a change committed anywhere is refused by every instance within it. */
 const BOUND_MS = 1000;
 
 /**

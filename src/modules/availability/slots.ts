@@ -6,7 +6,7 @@
  * the schedule is expanded once per call (schedule-intervals.ts), busy time is merged once, and the grid
  * walks both with one pointer, so a call is linear in days + busy intervals + slots.
  *
- * Rules (also in the README):
+ * Rules (also in docs/decisions.md):
  * - Availability: see schedule-intervals.ts (date overrides, weekly hours in the schedule's zone, DST rule).
  *   Intervals never span local midnight in the schedule (24:00 ends a day), but touching intervals of
  *   consecutive days merge into one window.

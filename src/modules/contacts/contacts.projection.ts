@@ -6,7 +6,7 @@ import { executePrepared } from '../../lib/prepared-sql.ts';
  * (as invitees) and leads. Every write to a booking or lead calls refreshContacts in the same transaction,
  * so a page of contacts is an index scan and never a merge on the fly.
  *
- * Field rules (also in the README):
+ * Field rules (also in docs/decisions.md):
  * - email, name: as written on the person's most recent booking or lead (name: the most recent non-null one);
  * - kind: `client` once the person has any booking (even a canceled one), else `lead`;
  * - status: `client` for clients, else the pipeline status of their most recent lead;
