@@ -20,7 +20,7 @@ import { type HttpOutcome, httpRequest, type ServiceProcess, startService } from
 
 const DATABASE = 'chaos';
 const CLIENT_TIMEOUT_MS = 15_000;
-/** Concurrent bookings during the faults: the issue saw pools leak with 20–60 in flight when PostgreSQL went away. */
+/** Concurrent bookings during the faults: enough transactions in flight that a connection leak would drain a pool. */
 const STEADY_WORKERS = 40;
 /** The storm: this many hosts, each with this many concurrent requests spread over this many back-to-back slots. */
 const STORM_HOSTS = 4;

@@ -49,7 +49,7 @@ export const TARGETS = {
   maxDatabaseCpuRatio: 1.2,
   contactsFirstP50Ms: 50,
   maxP99Ms: 100,
-  /** GET /availability, 31 days, 500 bookings: p99 at one connection and node CPU per call (issue 15). */
+  /** GET /availability, 31 days, 500 bookings: p99 at one connection and node CPU per call. */
   availabilityP99SingleMs: 5,
   availabilityNodeCpuUs: 1500,
   /** Round-robin and collective teams of 10 and 50 hosts: p99 at one connection. */
@@ -168,7 +168,7 @@ export function evaluateTargets(measurements: Measurement[]): TargetVerdict[] {
       });
     }
     if (m.work.startsWith('availability') && m.p99Single !== undefined) {
-      // Issue 15: the service time of one call, at ONE connection (at 50, latency is queueing: 50 / throughput).
+      // The service time of one call, at ONE connection (at 50, latency is queueing: 50 / throughput).
       const limit = m.work === 'availability' ? TARGETS.availabilityP99SingleMs : TARGETS.teamAvailabilityP99SingleMs;
       verdicts.push({
         target: `p99 at 1 connection < ${limit} ms`,

@@ -60,8 +60,8 @@ function tagFor(secret: Uint8Array, binding: CursorBinding, body: Uint8Array): U
   message.set(bound, 0);
   message[bound.length] = 0;
   message.set(body, bound.length + 1);
-  // Node's native HMAC: every page of every list signs its next cursor (a JavaScript SHA-256 cost ~15 µs of a
-  // GET /leads in a profile).
+  // Node's native HMAC: every page of every list signs its next cursor, and a JavaScript SHA-256 costs several
+  // times more (docs/performance.md, "Figures behind the code").
   return createHmac('sha256', secret).update(message).digest();
 }
 

@@ -51,7 +51,7 @@ describe('bench report', () => {
     expect(ms[2]!.ratio).toBeUndefined();
   });
 
-  it('judges the issue targets: ratio, p99, contacts p50, deep pages, 409s', () => {
+  it('judges the targets: ratio, p99, contacts p50, deep pages, 409s', () => {
     const ms = [
       measured('me', 'baseline', 1000, 5, 20),
       measured('me', 'rest', 500, 9, 120),

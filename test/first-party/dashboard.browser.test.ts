@@ -187,7 +187,7 @@ describe('the host dashboard in a browser', () => {
       await page.getByLabel('Status').selectOption('active');
       await page.getByTestId('bookings-empty').getByText('No bookings match these filters.').waitFor();
 
-      // Developer settings with a token and an OAuth app listed fit a phone too (they used to overflow to 612 px).
+      // Developer settings with a token and an OAuth app listed fit a phone too.
       await createClient(t.em(), host.id, { name: 'Acme CRM with a fairly long application name' });
       await openPage('Developer settings');
       await page.getByTestId('tokens-table').getByText('check').waitFor();

@@ -96,7 +96,7 @@ describe('the /trpc door answers as tRPC itself does', () => {
     expect(planTrpcRequest(appRouter, fastifyRequest, path, MAX_TRPC_BATCH) !== undefined).toBe(testCase.door);
   });
 
-  // Where tRPC's own handler answers text/plain, or fails (form data was a 500), the door answers JSON.
+  // Where tRPC's own handler answers text/plain, or fails (a 500 on form data), the door answers JSON.
   it.each([
     ['form data', 'multipart/form-data; boundary=x', '--x--', 'Unsupported content-type "multipart/form-data; boundary=x": send JSON.'],
     ['binary', 'application/octet-stream', 'abc', 'Unsupported content-type "application/octet-stream": send JSON.'],

@@ -50,7 +50,7 @@ interface HostRow {
  * group: the owner. round_robin and collective: the users listed in event_type_host, or the owner alone when none
  * are listed. A host without a schedule row has no hours. Ordered by id (the lock order when blocks of several
  * hosts are inserted together). `= any(array(…))` keeps app_user to primary-key look-ups: with a join, the planner
- * estimated a hash join over the whole table cheaper for 50 hosts of 10,000 users (5 ms of sequential scan).
+ * estimated a hash join over the whole table cheaper for 50 hosts of 10,000 users (a sequential scan).
  */
 const hostsSql = (busyColumns = '', busyJoin = '') => `with listed as (
        select user_id from event_type_host where ? and event_type_id = ?

@@ -5,7 +5,7 @@ import { DomainError } from '../../lib/errors.ts';
 import { bookingTransaction, lockHostCalendars } from './booking-transaction.ts';
 
 /**
- * How a booking transaction's failures end. Deadlocks no longer happen between bookings (they take turns on the
+ * How a booking transaction's failures end. Deadlocks do not happen between bookings (they take turns on the
  * hosts' calendar locks, see test/bookings/contention.test.ts), so the retry policy is checked here on its own:
  * each attempt runs the work in a "transaction" that fails as told.
  */

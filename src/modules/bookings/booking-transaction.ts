@@ -8,7 +8,7 @@
  *   check and PostgreSQL breaks the cycle with a deadlock.
  * - Within one instance they take turns in memory first (`hostTurns`): a booking whose host another booking of
  *   this instance is already at rolls back, which gives its pooled connection back, waits for its turn holding
- *   no connection, and runs again. Waiters holding connections used to starve the pool (503s under a storm).
+ *   no connection, and runs again. Waiters holding connections would starve the pool (503s under a storm).
  *   A transaction given a `hostsHint` key (the event type) waits for its turn on the hosts the last booking of
  *   that key needed BEFORE it opens its transaction, so that under contention the first attempt usually holds
  *   its turn already instead of being rolled back once (a wasted begin, lock_timeout, event type, hosts and

@@ -9,7 +9,7 @@ import { type Plan, UserEntity } from '../../identity/user.entity.ts';
 import type { User } from './users.schemas.ts';
 import { executePrepared } from '../../lib/prepared-sql.ts';
 
-/** One plain select: em.findOne with partial fields cost ~1 ms of CPU per call here (bench: GET /me). */
+/** One plain select: em.findOne with partial fields costs far more CPU (docs/performance.md, "Figures behind the code"). */
 export async function getUserProfile(em: EntityManager, userId: string): Promise<User> {
   const [user] = await executePrepared<User>(em, 'users.me', 'select id, email, name, slug, timezone from app_user where id = ?', [userId]);
   if (!user) throw notFound('User');
