@@ -1,11 +1,7 @@
 /**
- * Operator commands (see docs/operations.md):
- *   npm run cli -- user create --email E --plan team|pro|free [--name N] [--timezone TZ] [--password P]
- *   npm run cli -- pat create --email E --scopes s1,s2|all [--name LABEL]
- *   npm run cli -- pat revoke --token pat_…
- * Results go to stdout (the user as JSON, the raw token alone); everything else to stderr.
- * Exit codes: 0 done, 1 the command failed (e.g. the e-mail is taken, no such user or token), 2 usage error.
- * Opens DATABASE_URL (or the embedded database under DATA_DIR) and applies pending migrations first.
+ * Operator commands (docs/operations.md, "Commands"): `user create`, `pat create`, `pat revoke`. Results go to
+ * stdout (the user as JSON, the raw token alone), everything else to stderr, so scripts can capture the result.
+ * Exit codes: 0 done, 1 the command failed, 2 usage error. Pending migrations are applied first.
  */
 import { parseArgs } from 'node:util';
 import type { EntityManager } from '@mikro-orm/postgresql';

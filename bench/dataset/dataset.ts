@@ -1,19 +1,8 @@
 /**
- * The benchmark's data set, built once in its own database (`bench_data`) and reused between runs.
- *
- * 10,000 Team-plan users, 1,000,000 bookings and 200,000 leads in all. Three users have a role:
- * - heavy (user 1): 50,000 bookings over three years and 50,000 leads, ~40% of whose e-mails are invitees'
- *   e-mails written in another letter case; the list endpoints are measured as this user;
- * - availability (user 2): an open schedule and 500 active bookings inside a 31-day window in the future;
- * - booker (user 3): a 24-hours-a-day schedule and a 15-minute event type, the target of POST /bookings
- *   (its bookings are wiped before every run, so each run books the same fresh slots).
- * The other 9,997 users share 949,500 bookings (skewed: a few users hold thousands) and 150,000 leads.
- *
- * Everything is inserted with set-based SQL (generate_series, one INSERT … SELECT per table); every booking of
- * a host gets its own 30-minute slot, so the busy blocks never trip the exclusion constraint.
- *
- * This is a throwaway database: the raw bench tokens are stored in bench_meta so that later runs can use them.
- * Never point the bench at a database holding anything of value.
+ * The bench's data set (bench/README.md, "The data set"), built once in its own database, `bench_data`, with
+ * set-based SQL, and reused between runs. Every booking of a host gets its own slot, so the busy blocks never trip
+ * the exclusion constraint. The raw bench tokens are stored in `bench_meta` so later runs can use them: never point
+ * the bench at a database holding anything of value.
  */
 import pg from 'pg';
 import { initOrm, migrate } from '../../src/db/orm.ts';

@@ -1,11 +1,6 @@
 /**
- * Teams for the round-robin and collective availability scenarios, added to the bench data set without
- * rebuilding it (and rebuilt whenever the availability window moves): 50 hosts for each busyness level of
- * 0, 100, 500 and 2,000 bookings in the 31-day window, each host with a schedule of its own (10 hours on
- * weekdays, in London, Berlin or Helsinki, starting between 08:00 and 10:45 local) and its own bookings
- * (15 minutes each, evenly spread over the window's days and nights, shifted per host). The availability
- * user owns one round-robin and one collective event type (30 minutes) per team size and level, listing
- * the first N hosts of that level.
+ * Teams for the round-robin and collective availability scenarios (bench/README.md, "The data set"), added to the
+ * data set without rebuilding it, and rebuilt whenever the availability window moves.
  */
 import type pg from 'pg';
 import { type BenchFixture, eventTypeIdOf, userIdOf } from './fixture.ts';

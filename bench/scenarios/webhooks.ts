@@ -1,11 +1,7 @@
 /**
- * The webhooks' two figures (`npm run bench -- --only=webhooks`):
- * (a) what one subscribed endpoint adds to POST /bookings: the same booking creation measured without and with
- *     a `booking.created` endpoint (pointing at a local receiver), alternated twice, as ratios of CPU per booking
- *     (the service's process; and with PostgreSQL's, which on a shared server counts other work too) and of
- *     throughput. The "with" runs include the deliveries the worker makes meanwhile.
- * (b) delivery throughput: events per second the worker of one instance delivers to a local receiver that answers
- *     at once, from a backlog written straight into the outbox.
+ * The webhooks' two figures (`npm run bench -- --only=webhooks`): what one subscribed endpoint adds to
+ * POST /bookings (without and with it, alternated, the "with" runs including the worker's deliveries), and how
+ * many events a second one instance's worker delivers from a backlog written straight into the outbox.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

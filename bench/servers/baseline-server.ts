@@ -1,15 +1,8 @@
 /**
- * The yardstick: the fastest plain server doing the same work as the service for GET /me, GET /event-types,
- * GET /bookings, GET /leads, GET /contacts, GET /availability and POST /bookings. Fastify with the plain pg driver and named prepared statements, no ORM, no tRPC, no zod:
- * per request it hashes the bearer token and looks it up (with the user's plan), bumps the rate-limit counter
- * with the very statement rate-limiter-flexible's RateLimiterPostgres runs, checks the scope, runs the same SQL
- * as the service and writes the same JSON and rate-limit headers.
- *
- * Keep the SQL here in step with the services (src/modules/bookings, event-types, leads, contacts): the ratio means
- * something only while both sides do the same work. Availability takes the service's statements and its pure
- * slot engine as they are, so that its ratio measures the stack around them. POST /bookings does the same: the
- * service's statements where they are exported (the calendars read, the contact refresh, the webhook outbox),
- * its pure slot engine and row mapper, and by hand the few short statements of the booking transaction itself.
+ * The yardstick (bench/README.md, "The baseline"): the plainest server doing the service's work, on Fastify and
+ * the pg driver with named prepared statements, no ORM, tRPC or zod. Keep its SQL in step with the services: a
+ * ratio means something only while both sides do the same work. Availability and POST /bookings reuse the
+ * service's exported statements, slot engine and row mapper, so their ratios measure the stack around them.
  */
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';

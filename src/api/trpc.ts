@@ -61,15 +61,10 @@ const t = initTRPC
 export const REST_BASE_PATH = '/api/v2';
 
 /**
- * What every procedure's outcome goes through: the success status the procedure declares, and the one conversion
- * of domain and infrastructure errors into transport errors (tRPC code, hence HTTP status). It runs in the same
- * middleware as the procedure's gate (below), around it: each middleware level costs tRPC two copies of the
- * call's options (docs/performance.md, "Figures behind the code"), so a procedure has one level before its input parser.
- *
- * A REST answer's status is the one the procedure declares in `meta.successStatus` (also what the OpenAPI
- * document says), unless the handler sets another (e.g. 200 for an idempotent replay of a 201). A 201 of a
- * POST to a collection names the new resource in `Location`: the collection's path plus the created `id`
- * (every created resource is readable at `GET <collection>/{id}`).
+ * What every procedure's outcome goes through: its declared success status (`meta.successStatus`, unless the
+ * handler sets another, e.g. 200 for a replayed 201; a 201 names the new resource in `Location`), and the one
+ * conversion of errors into tRPC codes. It runs in the same middleware as the gate, because each middleware level
+ * costs tRPC two copies of the call's options (docs/performance.md, "Figures behind the code").
  */
 async function shapeOutcome<R extends { ok: true; data: unknown } | { ok: false; error: TRPCError }>(
   { ctx, meta, path }: { ctx: Context; meta: ProcedureMeta | undefined; path: string },

@@ -1,17 +1,11 @@
 import pg from 'pg';
 
 /**
- * A connection that fails must leave the pool, whatever its holder does next.
- *
- * Kysely (under MikroORM) hands a transaction's connection back to the pool only after a successful COMMIT or
- * ROLLBACK; on a connection that died mid-transaction the ROLLBACK throws, MikroORM logs and swallows that, and
- * the connection stays checked out for good. A few outages under load leaked the whole pool and hung the
- * instance. Two guards close that at the pool, for every caller:
- *
- * - `DeadlineClient` ends its connection when a query goes unanswered past `query_timeout` (a frozen server):
- *   pg itself only abandons the query, leaving the connection stuck behind an answer that may never come;
- * - `releaseConnectionsThatEnd` returns a connection to the pool (which then discards it) the moment it ends
- *   while checked out, and makes its holder's own later release a no-op.
+ * A connection that fails must leave the pool, whatever its holder does next. Kysely (under MikroORM) releases a
+ * transaction's connection only after a successful COMMIT or ROLLBACK, and on a dead connection the ROLLBACK
+ * throws and is swallowed, so outages under load would leak the pool. `DeadlineClient` ends a connection whose
+ * query goes unanswered past `query_timeout`; `releaseConnectionsThatEnd` returns a connection that ends while
+ * checked out (the pool then discards it) and makes its holder's later release a no-op.
  */
 export class DeadlineClient extends pg.Client {
   // pg's query() has a dozen overloads (promise, callback, submittable); this forwards them all unchanged.

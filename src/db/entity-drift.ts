@@ -2,12 +2,10 @@ import { TSMigrationGenerator } from '@mikro-orm/migrations';
 import { DatabaseSchema, type MikroORM, SchemaComparator } from '@mikro-orm/postgresql';
 
 /**
- * What the entities say about their tables that the database does not bear out, as the statements MikroORM
- * would run to make it so (none when they agree). The migrations are the schema's one description: an entity
- * states its table's columns (names, types, nullability, defaults), primary key and any unique constraint it
- * names, and each of those must hold; indexes, checks and foreign keys live in the migrations alone, so their
- * absence from an entity is no difference. Only the entities' tables are read: tables described by SQL alone
- * (no entity) never show up, as drops or otherwise.
+ * What the entities say about their tables that the database does not bear out, as the statements MikroORM would
+ * run (none when they agree). The migrations are the schema's one description: an entity's columns, primary key
+ * and named unique constraints must hold, while indexes, checks and foreign keys live in the migrations alone.
+ * Only the entities' tables are read, so tables described by SQL alone never show up as drops.
  */
 export async function entityDrift(orm: MikroORM): Promise<string[]> {
   const platform = orm.em.getPlatform();

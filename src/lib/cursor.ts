@@ -4,15 +4,10 @@ import { decodeBase64urlIgnorePadding, encodeBase64urlNoPadding } from '@oslojs/
 import { DomainError } from './errors.ts';
 
 /**
- * Keyset-paging cursors: opaque to clients, authenticated so that they cannot be forged or edited.
- *
- * A cursor is base64url(version ‖ payload ‖ tag) where payload is the JSON `[sortKey, id]` of the last row
- * of a page and tag = HMAC-SHA256(secret, binding ‖ 0x00 ‖ version ‖ payload). The binding (which list,
- * which user, which filters) is not stored in the cursor: it is recomputed from the request that brings
- * the cursor back, so a cursor replayed by another user or with other filters fails verification just as
- * an edited one does. The page size is not part of the binding: a client may change `limit` between pages.
- *
- * Pure: the secret comes from the caller (see server-secret.ts).
+ * Keyset-paging cursors, opaque and authenticated: base64url(version ‖ payload ‖ tag), payload the JSON
+ * `[sortKey, id]` of a page's last row, tag an HMAC-SHA256 over a binding (list, user, filters) recomputed from the
+ * request that brings the cursor back. So a cursor replayed by another user or with other filters fails just as an
+ * edited one does; `limit` is not bound, so a client may change it between pages. The secret comes from the caller.
  */
 
 const VERSION = 1;

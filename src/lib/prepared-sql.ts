@@ -1,17 +1,11 @@
 import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql';
 
 /**
- * Hot reads as named prepared statements. MikroORM writes each parameter into the SQL text, so PostgreSQL parses
- * and plans every statement afresh; here the text keeps its `$n` placeholders and a name derived from it, so each
- * pooled connection parses and plans it once (pg sends Parse only the first time it sees a name on a connection).
- *
- * Outside a transaction the statement goes to the ORM's own pg pool (same connections, limits and type parsers);
- * inside one it runs on the transaction's connection, which MikroORM's transaction context (a Kysely transaction)
- * lends through its executor: Kysely passes the query on to pg's `client.query(sql, values)` as it is, and pg
- * takes a query config `{ name, text }` there as well as a text (a named statement survives the transaction's
- * rollback: prepared statements belong to the session). The SQL uses
- * `?` placeholders like every other statement here, and must never have values written into it: each distinct text
- * is a prepared statement on every connection. A text past MAX_STATEMENTS is run unprepared instead.
+ * Hot reads as named prepared statements. MikroORM writes each parameter into the SQL text, so PostgreSQL would
+ * parse and plan every call afresh; a named statement with `$n` placeholders is planned once per connection.
+ * Outside a transaction it goes to the ORM's own pg pool; inside one, to the transaction's connection (Kysely
+ * passes pg's `{ name, text }` query config through). Never write values into the text: each distinct text is a
+ * prepared statement on every connection. A text past MAX_STATEMENTS runs unprepared.
  */
 const MAX_STATEMENTS = 256;
 

@@ -9,15 +9,10 @@ const CONNECTION_ERROR_CODES = new Set([
   'REQUEST_DEADLINE_EXCEEDED',
 ]);
 /**
- * PostgreSQL SQLSTATEs that mean "the database cannot serve you right now", not "your request is wrong":
- * class 08 (connection exception), 57P (operator intervention: shutdown, cannot connect now), class 53
- * (insufficient resources: too many connections, disk full, out of memory), 3D000 (the database does
- * not exist, e.g. while it is being renamed or restored), and the database's timeouts (src/config/timeouts.ts):
- * 57014 (statement_timeout), 55P03 (lock_timeout) and 25P03 (idle_in_transaction_session_timeout).
- * Except 08P01, protocol violation: MikroORM inlines parameters into the SQL text, which the protocol sends
- * NUL-terminated, so a NUL in a value ends the query early; the server cannot read the rest of the message,
- * answers 08P01 and closes that one connection. The request was at fault, not the database. Class 22 (data
- * exception) is never an outage either.
+ * PostgreSQL SQLSTATEs that mean "the database cannot serve you right now", not "your request is wrong": classes
+ * 08, 57P and 53, a missing database (3D000) and the database's own timeouts (57014, 55P03, 25P03). Not 08P01:
+ * MikroORM inlines values into the SQL text, so a NUL in a value ends the message early and the server answers
+ * 08P01 for that one connection; the request was at fault. Class 22 (data exception) is never an outage either.
  */
 const UNAVAILABLE_SQLSTATE = /^(08(?!P01)|57P|53)|^(3D000|57014|55P03|25P03)$/;
 const UNAVAILABLE_MESSAGES = [

@@ -12,12 +12,10 @@ interface OwnedTokenRow {
 }
 
 /**
- * RFC 7009 §2.1: revokes an access or refresh token of the calling client. The token's own prefix says
- * what it is, so token_type_hint is only checked for form and otherwise ignored; unknown, malformed and
- * already-revoked tokens get the same 200 as a successful revocation (§2.2). Revoking a refresh token
- * revokes its whole grant (every access and refresh token of that authorization).
- * A token of another client is left alone: a public client hears nothing (so nobody can probe tokens with
- * a public client_id), an authenticated confidential client gets invalid_grant.
+ * RFC 7009 §2.1: revokes an access or refresh token of the calling client. The token's prefix says what it is, so
+ * token_type_hint is ignored; unknown and already-revoked tokens get the same 200 (§2.2). Revoking a refresh token
+ * revokes its whole grant. Another client's token is left alone: silently for a public client (so nobody can probe
+ * tokens with a public client_id), with invalid_grant for a confidential one.
  */
 export async function revokeToken(
   em: EntityManager,

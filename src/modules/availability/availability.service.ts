@@ -87,13 +87,11 @@ export async function loadHosts(em: EntityManager, eventType: EventTypeRecord): 
 }
 
 /**
- * A host's active busy blocks that can matter for slots in [from, to] (buffers are at most a day, so a day of
- * margin on each side), aggregated into text the engine reads without a row per block: `busy` =
- * "start,end,start,end…" in epoch minutes (rounded outward, see busyMinutes), in index order (the engine sorts:
- * cheaper in Node than a sort per host in PostgreSQL). Only group
- * event types read `seats` (the same for their blocks with seats left, parameters: the event type and its seats
- * per slot); without it the exclusion constraint's GiST index (host_id, busy) answers alone (an index-only scan).
- * `date_part` is a float: cheaper than `extract`'s numeric.
+ * A host's active busy blocks that can matter for slots in [from, to] (a day of margin for buffers), aggregated
+ * into text so there is no row per block: `busy` = "start,end,…" in epoch minutes, rounded outward, unsorted (the
+ * engine sorts, cheaper than a sort per host in PostgreSQL). Only group event types read `seats`; without it the
+ * exclusion constraint's GiST index answers alone (an index-only scan). `date_part` is a float, cheaper than
+ * `extract`'s numeric.
  */
 const minuteSql = (instant: string, round: 'floor' | 'ceil') => `${round}(date_part('epoch', ${instant}) / 60)::int`;
 const BUSY_COLUMN = `string_agg(${minuteSql('lower(bb.busy)', 'floor')} || ',' || ${minuteSql('upper(bb.busy)', 'ceil')}, ',') as busy`;

@@ -1,13 +1,8 @@
 /**
- * A schedule (weekly hours + date overrides, in an IANA zone) as normalized intervals of epoch minutes.
- *
- * Each local date's intervals come from the date override for that date if there is one (an empty list =
- * unavailable all day), else from the weekly hours of its weekday. A day's intervals are merged, then each
- * edge becomes an instant with the `compatible` rule of wall-clock.ts (fall-back overlap: the earlier
- * instant; spring-forward gap: moved forward by the gap). An interval that becomes empty is dropped.
- *
- * Dates are day numbers (days since 1970-01-01), so a day costs integer arithmetic, not Date objects or Intl
- * calls: the zone enters only through `offsetMinutes`, twice per day.
+ * A schedule (weekly hours + date overrides, in an IANA zone) as normalized intervals of epoch minutes. A date
+ * override replaces its day's weekly hours; each edge becomes an instant by wall-clock.ts's rule. Dates are day
+ * numbers (days since 1970-01-01), so a day costs integer arithmetic rather than Date objects or Intl calls: the
+ * zone enters only through `offsetMinutes`, twice per day.
  */
 import { type Intervals, MINUTE_MS, normalizeIntervals } from './intervals.ts';
 import { type DateOverride, WEEKDAYS, type WeeklyHours } from './schedule.ts';

@@ -1,27 +1,9 @@
 /**
- * The slot engine: pure functions from a schedule, the event type's rules and the hosts' busy time to
- * the bookable slots of a window. No database, no clock, no HTTP: everything arrives as arguments, and the
- * same function decides what /availability offers and what POST /bookings accepts ("a slot offered is a
- * slot bookable"). Inside, all time is whole epoch minutes over normalized interval lists (intervals.ts):
- * the schedule is expanded once per call (schedule-intervals.ts), busy time is merged once, and the grid
- * walks both with one pointer, so a call is linear in days + busy intervals + slots.
- *
- * Rules (also in docs/decisions.md):
- * - Availability: see schedule-intervals.ts (date overrides, weekly hours in the schedule's zone, DST rule).
- *   Intervals never span local midnight in the schedule (24:00 ends a day), but touching intervals of
- *   consecutive days merge into one window.
- * - Grid: slots start at the start of each availability window and every `stepMin` minutes after it
- *   (the event type's slot interval, else the chosen duration); a slot must end inside its window.
- * - Buffers: a slot's buffered range [start - bufferBefore, end + bufferAfter) must not overlap any busy
- *   range (existing bookings, whose busy ranges already include their own buffers). Ranges are half-open,
- *   so back-to-back is allowed. Buffers may reach outside working hours.
- * - Notice: a slot starts at or after now + minNotice (so never in the past).
- * - Window: slots that start at or after `from` and end at or before `to`.
- * - Group seats: a slot that exactly matches a group block with seats left is offered although its block
- *   is busy (the next invitee joins that block).
- * - Several hosts: `any` (round robin) offers the union of the hosts' own slots, each slot listing the
- *   hosts free for it; `all` (collective) lays the grid over the intersection of every host's
- *   availability and treats every host's busy time as busy.
+ * The slot engine: pure functions from a schedule, the event type's rules and the hosts' busy time to the
+ * bookable slots of a window. Everything arrives as arguments, so the same function decides what /availability
+ * offers and what POST /bookings accepts: a slot offered is a slot bookable. Time is whole epoch minutes over
+ * normalized interval lists (intervals.ts), so a call is linear in days + busy intervals + slots. The rules (grid,
+ * buffers, notice, window, seats, teams) are in docs/decisions.md, "Schedules and availability".
  */
 import {
   busyMinutes,

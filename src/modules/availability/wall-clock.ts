@@ -1,16 +1,8 @@
 /**
- * Wall-clock time in an IANA zone <-> UTC instants, without dayjs.
- *
- * Why not `dayjs.tz('YYYY-MM-DD HH:mm', zone)`: its first guess of the offset is the zone's offset at the
- * moment the code runs, so a local time in a fall-back overlap resolves to the first occurrence in summer
- * and to the second in winter. The slot engine must not depend on the day it runs, so it uses these
- * functions, which follow one documented rule (the `compatible` disambiguation of ECMAScript Temporal):
- *
- * - a local time that occurs twice (fall-back overlap) is the EARLIER instant;
- * - a local time that does not exist (spring-forward gap) is read with the offset in force before the gap,
- *   i.e. it moves forward by the gap's length (02:30 on a New York spring-forward day is 03:30 EDT).
- *
- * All arithmetic is on epoch milliseconds; the zone only enters through `offsetMinutes`.
+ * Wall-clock time in an IANA zone <-> UTC instants, without dayjs: `dayjs.tz(text, zone)` guesses the offset from
+ * the moment the code runs, so a fall-back overlap would resolve differently in summer and in winter. These follow
+ * ECMAScript Temporal's `compatible` rule instead: a repeated local time is the earlier instant, a missing one
+ * (spring-forward gap) moves forward by the gap. All arithmetic is on epoch milliseconds.
  */
 
 const MINUTE = 60_000;

@@ -1,26 +1,8 @@
 /**
- * Booking creation: the one path POST /bookings and the public booking page share.
- *
- * Every write happens in ONE transaction (`bookingTransaction`: bounded lock waits, deadlocks retried, then 409):
- *   1. claim the Idempotency-Key (if any) — a replay returns the stored response and stops here;
- *   2. read the event type (404 unknown / not the caller's; without an Idempotency-Key, before the transaction),
- *      refuse an inactive one or a duration it does not offer (409);
- *   3. take the hosts' calendar locks (one host at a time books; several hosts in id order), then re-run the
- *      slot engine for exactly this slot, on the same data /availability reads, so a slot is
- *      bookable if and only if it would be offered (409 off-grid, outside the hours, too soon, taken);
- *   4. write the host's busy block(s) — the exclusion constraint busy_block_no_overlap is the last word:
- *      any overlap that slipped past step 3 in a race fails with 23P01 and becomes a 409, never a 500;
- *   5. write the booking and its block links, convert a matching unbooked lead, refresh the contact,
- *      store the idempotent response.
- *
- * Per kind:
- *   - one_on_one: one new block for the owner;
- *   - group: join the owner's active block of this very slot (locked FOR UPDATE) while seats_taken is below
- *     the event type's seats_per_slot; otherwise insert a new block; when the insert loses a race against
- *     another first booking of the same slot, re-read and join that block instead;
- *   - round_robin: the free hosts, least recently booked first (the latest created_at of their active
- *     bookings of this event type; never booked first; ties by host id), each tried under a SAVEPOINT;
- *   - collective: one block per host, in host-id order, all or nothing.
+ * Booking creation, the one path of POST /bookings and the public booking page, in one `bookingTransaction`. It
+ * re-runs the slot engine for exactly this slot under the hosts' calendar turns, so a slot is bookable if and only
+ * if /availability offers it; an overlap that still slips past in a race hits the exclusion constraint, a 23P01,
+ * hence a 409, never a 500. Group, round-robin and collective rules: docs/decisions.md, "Schedules and availability".
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError, notFound } from '../../lib/errors.ts';
@@ -100,12 +82,10 @@ function hostsHintKey(eventTypeId: string, caller: BookingCaller): string {
 }
 
 /**
- * The statement that writes a booking's own rows, in one round trip: the booking, its links to the busy blocks
- * it takes a seat in, and the conversion of the invitee's open leads on this event type (e-mail compared
- * case-insensitively); it returns the new row and the converted leads' ids. The links and leads reference the
- * booking inserted by the same statement: foreign keys are checked at its end. It also takes the invitee's
- * contact lock (`contactLockKey`), after the hosts' as every booking write does, so that the contact refresh
- * that follows needs no statement of its own for it. The bench's hand-written baseline runs exactly this statement.
+ * The statement that writes a booking's own rows in one round trip: the booking, its links to its busy blocks and
+ * the conversion of the invitee's open leads on this event type; foreign keys are checked at its end. It also
+ * takes the invitee's contact lock, after the hosts' as every booking write does, so the contact refresh needs no
+ * statement of its own. The bench's baseline runs exactly this statement.
  */
 export const BOOKING_STATEMENTS = {
   create: `with inserted as (
@@ -224,7 +204,7 @@ async function readEventType(em: EntityManager, input: CreateBookingInput, calle
   return { eventType: read.eventType, calendars: read.hosts };
 }
 
-/** Step 2's refusals: an inactive event type, or a duration it does not offer (409). */
+/** The event type's refusals: an inactive event type, or a duration it does not offer (409). */
 export function assertBookable(eventType: EventTypeRecord, durationMin: number): void {
   if (!eventType.active) {
     throw new DomainError('conflict', 'This event type is inactive and does not accept bookings.');

@@ -1,19 +1,9 @@
 /**
- * Rescheduling: moves a booking (the same id) to another slot the engine would offer, in ONE transaction
- * (`bookingTransaction`: bounded lock waits, deadlocks retried, then 409):
- *   1. claim the Idempotency-Key (if any), exactly as booking creation does;
- *   2. lock the booking FOR UPDATE (404 unknown / not the caller's; 409 canceled), refuse an inactive event
- *      type or a duration it does not offer (409);
- *   3. the same start and duration as now: nothing to do, the booking is returned as it is (a retry of a
- *      reschedule that went through gets the same answer);
- *   4. take the calendar locks of the old host and of the event type's hosts (as booking creation does), then
- *      release the booking's busy blocks like a cancellation does (a seat back; a block stays active only
- *      while another active booking holds it), and drop its links to them (a block nobody holds any more is
- *      deleted), so the booking's own time does not count against the new slot;
- *   5. run booking creation's slot check and block writes for the new time (`reserveSlot`): 409 off the grid,
- *      outside the hours, too soon or taken; the exclusion constraint still has the last word (23P01 -> 409);
- *   6. move the booking (start, end, duration, host), link it to its new block(s), refresh the contact.
- * A failure anywhere rolls everything back: the booking keeps its old time.
+ * Rescheduling moves a booking (the same id) to another slot the engine would offer, in one `bookingTransaction`,
+ * so a failure anywhere leaves the booking at its old time. It takes the calendar turns of the old host and of the
+ * event type's hosts, releases the booking's own busy time first (so it does not count against the new slot), then
+ * runs booking creation's slot check and block writes (`reserveSlot`). Moving to the current time is a no-op, so a
+ * retried reschedule gets the same answer.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError, notFound } from '../../lib/errors.ts';

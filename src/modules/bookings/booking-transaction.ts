@@ -1,27 +1,9 @@
 /**
- * The transaction every write of busy time runs in (booking creation, the public booking page, rescheduling),
- * and how its contention ends: in a 201/200 or a 409, quickly, never in a 500 or a stall.
- *
- * - Bookings of one host take turns: `lockHostCalendars` takes a transaction-scoped advisory lock per host, in
- *   one fixed order (sorted host ids) for the multi-host kinds, BEFORE the slot check and the busy-block writes.
- *   Without it, concurrent inserts of overlapping blocks wait on each other inside the exclusion constraint's
- *   check and PostgreSQL breaks the cycle with a deadlock.
- * - Within one instance they take turns in memory first (`hostTurns`): a booking whose host another booking of
- *   this instance is already at rolls back, which gives its pooled connection back, waits for its turn holding
- *   no connection, and runs again. Waiters holding connections would starve the pool (503s under a storm).
- *   A transaction given a `hostsHint` key (the event type) waits for its turn on the hosts the last booking of
- *   that key needed BEFORE it opens its transaction, so that under contention the first attempt usually holds
- *   its turn already instead of being rolled back once (a wasted begin, lock_timeout, event type, hosts and
- *   slot reads per booking). The hint only says where to queue: a stale one (the hosts changed) is corrected
- *   by the check inside the transaction, which takes or waits for the turns actually needed, as without a hint.
- *   The advisory lock still serialises the instances, and the exclusion constraint has the last word: nothing
- *   about correctness depends on the in-memory turns.
- * - No wait is unbounded: the transaction waits for locks (the hosts' calendars, an Idempotency-Key in use) at
- *   most `BOOKING_CONTENTION.hostLockMs` in all (its turn in memory included); a host that busy is a 409
- *   (retry, or pick another time).
- * - A deadlock or serialization failure that still happens is retried a few times with a little random delay,
- *   then it is a 409.
- * - A request whose deadline passed (it has been answered 503) rolls back instead of committing.
+ * The transaction every write of busy time runs in (booking, public booking, rescheduling). Contention must end
+ * quickly in a 201/200 or a 409, never in a 500 or a stall, so bookings of one host take turns: first in memory
+ * (`hostTurns`, holding no pooled connection, so waiters cannot starve the pool), then on a per-host advisory
+ * lock in sorted id order (so overlapping inserts cannot deadlock inside the exclusion constraint's check). Every
+ * wait is bounded, and the exclusion constraint keeps the last word. The rules: docs/operations.md, "Contention".
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BOOKING_CONTENTION } from '../../config/timeouts.ts';
@@ -47,7 +29,9 @@ interface Turns {
 
 /**
  * Hint key (an event type id) -> the hosts the last booking transaction of that key needed, most recently used
- * last. Host ids only (no user's data), and only ever used to decide where to queue in memory.
+ * last. A hinted transaction queues for those hosts' turns before it opens, so under contention its first attempt
+ * usually holds its turn instead of rolling back once. A stale hint only queues in the wrong place: the check
+ * inside the transaction takes the turns actually needed.
  */
 const hostHints = new Map<string, string[]>();
 const MAX_HOST_HINTS = 10_000;

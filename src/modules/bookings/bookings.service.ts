@@ -99,12 +99,10 @@ export function getBooking(em: EntityManager, ownerId: string, id: string): Prom
 export type CanceledBy = 'host' | 'invitee';
 
 /**
- * Cancels a booking the user owns, as the host (or for the invitee, `by: 'invitee'`). Idempotent: canceling a canceled booking changes
- * nothing and returns it as it is (the first cancellation's time and reason stay).
- *
- * In one transaction: the booking row is locked first (two concurrent cancels serialise on it), then
- * its busy blocks; each block gives back a seat and stops being active, freeing the host's time, once
- * no active booking remains on it; the contact of the invitee is recomputed.
+ * Cancels a booking the user owns, as the host (or for the invitee, `by: 'invitee'`). Idempotent: a canceled
+ * booking is returned as it is, with the first cancellation's time and reason. The booking row is locked first, so
+ * concurrent cancels serialise on it; a busy block stops being active, freeing the host's time, once no active
+ * booking remains on it.
  */
 export async function cancelBooking(
   em: EntityManager,

@@ -1,16 +1,9 @@
 /**
- * Idempotency-Key for POST requests: (principal, key) -> the stored response of the first request.
- *
- * - The key row is claimed with INSERT … ON CONFLICT DO NOTHING as the FIRST statement of the operation's
- *   transaction. A concurrent request with the same key waits on the primary key until the first commits
- *   (then it finds the stored response and replays it) or rolls back (then it goes ahead itself): two
- *   requests with one key can never both perform the operation.
- * - The response is stored in the same transaction as the operation's own writes, so a stored response
- *   always describes committed work. Failures (4xx) roll everything back and are not stored: a retry runs
- *   again, which is safe because the failed attempt changed nothing.
- * - Same key, same body: the stored status and body, with `Idempotent-Replayed: true` (even long after).
- *   Same key, different body: 422, the key is taken by another request.
- * - The body is compared by the SHA-256 of its canonical JSON (keys sorted), after validation.
+ * Idempotency-Key for POST requests: (principal, key) -> the stored response of the first request. The claim is
+ * the first statement of the operation's transaction and the response is stored in it, so two requests with one
+ * key never both perform the operation (the second waits on the primary key, then replays or goes ahead), and a
+ * stored response always describes committed work. Failures roll back and are not stored, so a retry really
+ * retries. Bodies are compared by the SHA-256 of their canonical JSON; another body with the same key is a 422.
  */
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';

@@ -2,16 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { executePrepared } from '../../lib/prepared-sql.ts';
 
 /**
- * The contacts projection: one row per (owner, lower-cased e-mail), derived from that owner's bookings
- * (as invitees) and leads. Every write to a booking or lead calls refreshContacts in the same transaction,
- * so a page of contacts is an index scan and never a merge on the fly.
- *
- * Field rules (also in docs/decisions.md):
- * - email, name: as written on the person's most recent booking or lead (name: the most recent non-null one);
- * - kind: `client` once the person has any booking (even a canceled one), else `lead`;
- * - status: `client` for clients, else the pipeline status of their most recent lead;
- * - meetings: active bookings; noShows: bookings marked as no-show;
- * - firstSeenAt: their first booking or lead; lastActivityAt: the latest booking, cancellation or lead.
+ * The contacts projection: one row per (owner, lower-cased e-mail), derived from that owner's bookings (as
+ * invitees) and leads. Every write to a booking or lead calls refreshContacts in the same transaction, so a page
+ * of contacts is an index scan and never a merge on the fly. Field rules: docs/decisions.md, "Lists and paging".
  */
 function summaryCtes(scope: 'one' | 'all'): string {
   const bookingFilter = scope === 'one' ? 'where owner_id = ? and lower(invitee_email) = ?' : '';
