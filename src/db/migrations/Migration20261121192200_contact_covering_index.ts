@@ -3,7 +3,7 @@ import { Migration } from '@mikro-orm/migrations';
 /**
  * The contacts list index carries every column a page returns (and search_text, which `q` filters on), so a
  * page is an index-only scan: an offset deep into a large list skips index entries instead of fetching heap
- * rows or sorting (bench: offset 31,700 of 42,000 contacts went from ~60 ms to ~17 ms). Same name and key.
+ * rows or sorting (docs/performance.md, "Figures behind the code"). Same name and key.
  */
 export class Migration20261121192200_contact_covering_index extends Migration {
   override name = 'Migration20261121192200_contact_covering_index';

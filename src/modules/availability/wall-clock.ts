@@ -194,7 +194,7 @@ export function formatMinute(epochMinute: number, zone: string | undefined): str
  * The time-of-day parts of formatMinute, built once: "T09:30:00" and "T09:30:00.000Z" for each of the 1,440
  * minutes of a day, and "-04:00" per offset met. An edge is then the date prefix plus one or two of these: one
  * or two string concatenations instead of seven (each an intermediate string; an /availability answer writes
- * hundreds of edges, and their intermediate strings were a fifth of the request's allocation).
+ * hundreds of edges, and their intermediate strings were a large share of the request's allocation).
  */
 let localTimeTable: string[] | undefined;
 let utcTimeTable: string[] | undefined;
