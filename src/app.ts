@@ -64,7 +64,7 @@ export interface AppOptions {
   httpTimeouts?: Partial<HttpTimeouts>;
   /**
    * How long a Redis counter command may take before the request counts in memory instead (default
-   * REDIS_COUNTER_TIMEOUT_MS); a test that asserts the shared count on a loaded machine allows more.
+   * REDIS_COUNTER_TIMEOUT_MS, not counting event-loop lag); a test that asserts the shared count on a loaded machine allows more.
    */
   redisCommandTimeoutMs?: number;
 }
@@ -236,9 +236,11 @@ function webhookRetryPolicy(env: Env): RetryPolicy {
 }
 
 function createCounterStore(env: Env, databaseUrl: string, redisCommandTimeoutMs: number): { store: CounterStore; close(): Promise<void> } {
+  const instances = env.RATE_LIMIT_INSTANCES;
   if (env.REDIS_URL) {
+    // No commandTimeout: its timer fires on event-loop lag alone, before a reply already received is read. The
+    // limiter bounds each command itself, not counting the lag (answerWithinMs, src/lib/answer-within.ts).
     const client = new Redis(env.REDIS_URL, {
-      commandTimeout: redisCommandTimeoutMs,
       // Requests never wait for a connection (no offline queue: they count in memory meanwhile), so this only
       // decides when a silent host is tried again; tens of ms would fail at boot, while building the app keeps
       // the event loop busy past the timer.
@@ -257,7 +259,7 @@ function createCounterStore(env: Env, databaseUrl: string, redisCommandTimeoutMs
     client.on('error', () => {
       // Reconnection is automatic; failures surface per request and fall back to in-memory counting.
     });
-    return { store: { kind: 'redis', client }, close: async () => void client.disconnect() };
+    return { store: { kind: 'redis', client, answerWithinMs: redisCommandTimeoutMs, instances }, close: async () => void client.disconnect() };
   }
   // As the ORM's pool (mikro-orm.config.ts), with shorter limits: past them the request counts in memory.
   const pool = new pg.Pool({
@@ -276,5 +278,5 @@ function createCounterStore(env: Env, databaseUrl: string, redisCommandTimeoutMs
   pool.on('error', () => {
     // An idle client lost its connection (e.g. the database restarted); the pool replaces it.
   });
-  return { store: { kind: 'postgres', pool }, close: () => pool.end() };
+  return { store: { kind: 'postgres', pool, instances }, close: () => pool.end() };
 }

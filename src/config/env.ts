@@ -13,6 +13,11 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** After SIGTERM/SIGINT, how long requests in flight may take to finish before their connections are cut. */
   DRAIN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  /**
+   * How many instances share the rate-limit counters: while the counter store is down, each admits 1/N of every
+   * budget (rounded down) from its own memory, so that together they never admit more than the budget.
+   */
+  RATE_LIMIT_INSTANCES: z.coerce.number().int().min(1).max(10_000).default(1),
   /** How long a booking waits for its hosts' calendars under contention before a 409 (read by config/timeouts.ts). */
   BOOKING_WAIT_MS: z.coerce.number().int().min(1).max(60_000).default(2_000),
   /** Browser origins besides SITE_URL's that may call /mcp (comma-separated, e.g. `https://inspector.example`). */

@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { answerWithin } from '../lib/answer-within.ts';
 import { type CounterStore, probeCounterStore } from '../lib/rate-limit.ts';
 
 const HEALTH_TIMEOUT_MS = 2000;
@@ -11,10 +12,11 @@ const READINESS_TIMEOUT_MS = 1000;
  * (`/readyz`: whether this instance should get traffic now). Readiness is 503 only when the database does not
  * answer in time; a counter store that does not answer is reported as `degraded` with 200, because the rate
  * limiter then counts in process memory (fail open): taking every instance out of rotation because the shared
- * Redis froze would turn a limiter outage into a whole outage.
+ * Redis froze would turn a limiter outage into a whole outage. The readiness probes' time limits do not count a
+ * busy event loop against the database or the store (src/lib/answer-within.ts): load alone is not a fault.
  */
 export function registerHealth(app: FastifyInstance, orm: MikroORM, counterStore: CounterStore): void {
-  const pingDatabase = (timeoutMs: number) => withTimeout(orm.em.getConnection().execute('select 1'), timeoutMs);
+  const pingDatabase = (timeoutMs: number) => answerWithin(orm.em.getConnection().execute('select 1'), { ms: timeoutMs });
 
   app.get('/healthz', async (request, reply) => {
     try {
@@ -29,7 +31,7 @@ export function registerHealth(app: FastifyInstance, orm: MikroORM, counterStore
   app.get('/readyz', async (request, reply) => {
     const [database, store] = await Promise.allSettled([
       pingDatabase(READINESS_TIMEOUT_MS),
-      withTimeout(probeCounterStore(counterStore), READINESS_TIMEOUT_MS),
+      answerWithin(probeCounterStore(counterStore), { ms: READINESS_TIMEOUT_MS }),
     ]);
     if (database.status === 'rejected') request.log.warn({ err: database.reason }, 'readiness: database did not answer');
     if (store.status === 'rejected') request.log.warn({ err: store.reason }, 'readiness: counter store did not answer');
@@ -43,11 +45,3 @@ export function registerHealth(app: FastifyInstance, orm: MikroORM, counterStore
 }
 
 const noStore = (reply: FastifyReply) => reply.header('Cache-Control', 'no-store');
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('timeout exceeded when trying to connect')), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
