@@ -72,6 +72,8 @@ export interface AppOptions {
 export interface App {
   fastify: FastifyInstance;
   services: AppServices;
+  /** The lame-duck period before close(): /readyz fails at once, requests are still served, each closing its connection. */
+  beginStop(): void;
   close(): Promise<void>;
 }
 
@@ -154,11 +156,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await fastify.register(fastifyCookie);
   await fastify.register(fastifyFormbody);
   registerErrorResponses(fastify);
-  registerDraining(fastify);
+  const draining = registerDraining(fastify);
   registerJsonBodyParser(fastify);
   registerTextGuard(fastify, [REST_BASE_PATH, TRPC_BASE_PATH]);
   registerRequestDeadline(fastify, timeouts.handlerMs);
-  registerHealth(fastify, orm, counterStore.store);
+  registerHealth(fastify, orm, counterStore.store, draining);
   await ensureApiReferenceClient(orm.em.fork(), env.SITE_URL);
   await registerDocs(fastify, {
     siteUrl: env.SITE_URL,
@@ -194,6 +196,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   return {
     fastify,
     services,
+    beginStop: () => draining.beginStop(),
     async close() {
       await webhookWorker.stop();
       await webhookPool.end();
