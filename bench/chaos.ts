@@ -4,7 +4,8 @@
  * Two instances (`npm start` child processes) serve one database on a PostgreSQL server of the script's own (an
  * embedded server in a temporary folder, so it can be stopped, killed and restarted without touching anyone
  * else's), with their rate-limit counters in a Redis server of the script's own. Clients book through both
- * instances, round robin, like a load balancer (one that stops sending to an instance that refuses connections).
+ * instances, round robin, like a load balancer (one that stops sending to an instance that refuses connections,
+ * or, in the SIGTERM scenario, whose /readyz fails: it checks every READINESS_PERIOD_MS).
  * Scenarios, one after the other, each with fresh hosts:
  *
  *   storm            1,000 concurrent bookings on 4 hosts: 50 for each of 5 back-to-back slots per host (exactly
@@ -14,7 +15,7 @@
  *   restart          steady load; the PostgreSQL server stops (fast shutdown) for 3 s and starts again
  *   crash            steady load; the postmaster is killed (SIGKILL) for 3 s, then started (crash recovery)
  *   frozen Redis     steady load; the Redis server is stopped with SIGSTOP for 5 s (accepts, never answers)
- *   SIGTERM          steady load; instance A gets SIGTERM
+ *   SIGTERM          steady load; instance A gets SIGTERM (its lame-duck period, SHUTDOWN_DELAY, is the default 2 s)
  *
  * For each: what clients got (2xx, 409, 503, other statuses, connection resets, refused connections, no answer
  * within 15 s), the slowest answer, recovery (from the dependency's return, or the cut, to the first success on
@@ -47,6 +48,8 @@ const STORM_REQUESTS_PER_HOST = 250;
 const STORM_SLOTS_PER_HOST = 5;
 /** A client that got a 503 or lost its connection waits this long before its next request (not the whole Retry-After). */
 const BACKOFF_MS = 100;
+/** How often the load balancer asks a stopping instance's /readyz (well within its 2 s lame-duck period). */
+const READINESS_PERIOD_MS = 250;
 const WHOLE_RUN_LIMIT_MS = 6 * 60_000;
 const SLOT_MS = 30 * 60_000;
 const EVERY_DAY = Object.fromEntries(
@@ -561,6 +564,7 @@ async function frozenRedis(chaos: Chaos): Promise<Row> {
 async function sigterm(chaos: Chaos): Promise<Row> {
   const [a] = chaos.instances;
   let exitAfterS: Promise<number> | undefined;
+  let outOfRotationAfterS: Promise<number> | undefined;
   let signalledEpoch = 0;
   const row = await faultUnderLoad(
     chaos,
@@ -570,6 +574,7 @@ async function sigterm(chaos: Chaos): Promise<Row> {
       signalledEpoch = Date.now();
       exitAfterS = a!.service.exited.then(() => (performance.now() - signalledAt) / 1000);
       a!.service.signal('SIGTERM');
+      outOfRotationAfterS = takeOutWhenNotReady(chaos, a!).then(() => (performance.now() - signalledAt) / 1000);
     },
     { measureRecovery: false },
   );
@@ -578,10 +583,20 @@ async function sigterm(chaos: Chaos): Promise<Row> {
     .filter((line) => line.level === 40 && Number(line.time) >= signalledEpoch)
     .map((line) => String(line.msg));
   row.notes.unshift(
+    `A left rotation ${(await outOfRotationAfterS!).toFixed(2)} s after the signal`,
     exit ? `A exited with code ${exit.code ?? exit.signal} ${(await exitAfterS!).toFixed(2)} s after the signal` : 'A had not exited 20 s after SIGTERM',
     ...new Set(warnings),
   );
   return row;
+}
+
+/** The load balancer's health check: the instance leaves rotation once its /readyz fails. */
+async function takeOutWhenNotReady(chaos: Chaos, instance: Instance): Promise<void> {
+  while (instance.inRotation) {
+    const state = await chaos.readiness(instance);
+    if (state !== 'ready' && state !== 'degraded') instance.inRotation = false;
+    else await sleep(READINESS_PERIOD_MS);
+  }
 }
 
 function tally(samples: Sample[]) {
