@@ -295,6 +295,26 @@ describe("SIGTERM's lame-duck period (SHUTDOWN_DELAY)", () => {
     }
   });
 
+  it('answers a request that comes on a connection accepted just before the listener closed: 503, Connection: close', async () => {
+    service = await startService({ DATABASE_URL: database.url, ...LAME_DUCK });
+    service.signal('SIGTERM');
+    await until(async () => (await httpRequest(service!.port, { path: '/readyz' })).status === 503, '/readyz to fail', 900);
+    // Connected, nothing sent yet: its request is on its way when the listener closes.
+    const socket = net.connect(service.port, '127.0.0.1');
+    let received = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (received += chunk));
+    socket.on('error', () => {});
+    const closed = new Promise<boolean>((resolve) => socket.once('close', (hadError) => resolve(hadError)));
+    await new Promise((resolve) => socket.once('connect', resolve));
+    await untilRefused(service);
+    socket.write('GET /api/v2/me HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    expect(await closed, 'the connection was reset').toBe(false);
+    expect(received).toMatch(/^HTTP\/1\.1 503 /);
+    expect(received).toMatch(/\r\nconnection: close\r\n/i);
+    expect(await exitWithin(service, EXIT_WITHIN_MS)).toEqual({ code: 0, signal: null });
+  });
+
   it('gives every booking sent before and just after the signal its own answer', async () => {
     service = await startService({ DATABASE_URL: database.url, SHUTDOWN_DELAY: '1s', ...HOLD });
     const agent = new http.Agent({ keepAlive: true, maxSockets: 2 * BOOKINGS });
