@@ -28,6 +28,8 @@ const STORM_REQUESTS_PER_HOST = 250;
 const STORM_SLOTS_PER_HOST = 5;
 /** A client that got a 503 or lost its connection waits this long before its next request (not the whole Retry-After). */
 const BACKOFF_MS = 100;
+/** How often the load balancer asks a stopping instance's /readyz (well within its 2 s lame-duck period). */
+const READINESS_PERIOD_MS = 250;
 const WHOLE_RUN_LIMIT_MS = 6 * 60_000;
 const SLOT_MS = 30 * 60_000;
 const EVERY_DAY = Object.fromEntries(
@@ -542,6 +544,7 @@ async function frozenRedis(chaos: Chaos): Promise<Row> {
 async function sigterm(chaos: Chaos): Promise<Row> {
   const [a] = chaos.instances;
   let exitAfterS: Promise<number> | undefined;
+  let outOfRotationAfterS: Promise<number> | undefined;
   let signalledEpoch = 0;
   const row = await faultUnderLoad(
     chaos,
@@ -551,6 +554,7 @@ async function sigterm(chaos: Chaos): Promise<Row> {
       signalledEpoch = Date.now();
       exitAfterS = a!.service.exited.then(() => (performance.now() - signalledAt) / 1000);
       a!.service.signal('SIGTERM');
+      outOfRotationAfterS = takeOutWhenNotReady(chaos, a!).then(() => (performance.now() - signalledAt) / 1000);
     },
     { measureRecovery: false },
   );
@@ -559,10 +563,20 @@ async function sigterm(chaos: Chaos): Promise<Row> {
     .filter((line) => line.level === 40 && Number(line.time) >= signalledEpoch)
     .map((line) => String(line.msg));
   row.notes.unshift(
+    `A left rotation ${(await outOfRotationAfterS!).toFixed(2)} s after the signal`,
     exit ? `A exited with code ${exit.code ?? exit.signal} ${(await exitAfterS!).toFixed(2)} s after the signal` : 'A had not exited 20 s after SIGTERM',
     ...new Set(warnings),
   );
   return row;
+}
+
+/** The load balancer's health check: the instance leaves rotation once its /readyz fails. */
+async function takeOutWhenNotReady(chaos: Chaos, instance: Instance): Promise<void> {
+  while (instance.inRotation) {
+    const state = await chaos.readiness(instance);
+    if (state !== 'ready' && state !== 'degraded') instance.inRotation = false;
+    else await sleep(READINESS_PERIOD_MS);
+  }
 }
 
 function tally(samples: Sample[]) {

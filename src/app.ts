@@ -64,7 +64,7 @@ export interface AppOptions {
   httpTimeouts?: Partial<HttpTimeouts>;
   /**
    * How long a Redis counter command may take before the request counts in memory instead (default
-   * REDIS_COUNTER_TIMEOUT_MS); a test that asserts the shared count on a loaded machine allows more.
+   * REDIS_COUNTER_TIMEOUT_MS, not counting event-loop lag); a test that asserts the shared count on a loaded machine allows more.
    */
   redisCommandTimeoutMs?: number;
 }
@@ -72,6 +72,8 @@ export interface AppOptions {
 export interface App {
   fastify: FastifyInstance;
   services: AppServices;
+  /** The lame-duck period before close(): /readyz fails at once, requests are still served, each closing its connection. */
+  beginStop(): void;
   close(): Promise<void>;
 }
 
@@ -154,11 +156,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await fastify.register(fastifyCookie);
   await fastify.register(fastifyFormbody);
   registerErrorResponses(fastify);
-  registerDraining(fastify);
+  const draining = registerDraining(fastify);
   registerJsonBodyParser(fastify);
   registerTextGuard(fastify, [REST_BASE_PATH, TRPC_BASE_PATH]);
   registerRequestDeadline(fastify, timeouts.handlerMs);
-  registerHealth(fastify, orm, counterStore.store);
+  registerHealth(fastify, orm, counterStore.store, draining);
   await ensureApiReferenceClient(orm.em.fork(), env.SITE_URL);
   await registerDocs(fastify, {
     siteUrl: env.SITE_URL,
@@ -194,6 +196,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   return {
     fastify,
     services,
+    beginStop: () => draining.beginStop(),
     async close() {
       await webhookWorker.stop();
       await webhookPool.end();
@@ -236,9 +239,11 @@ function webhookRetryPolicy(env: Env): RetryPolicy {
 }
 
 function createCounterStore(env: Env, databaseUrl: string, redisCommandTimeoutMs: number): { store: CounterStore; close(): Promise<void> } {
+  const instances = env.RATE_LIMIT_INSTANCES;
   if (env.REDIS_URL) {
+    // No commandTimeout: its timer fires on event-loop lag alone, before a reply already received is read. The
+    // limiter bounds each command itself, not counting the lag (answerWithinMs, src/lib/answer-within.ts).
     const client = new Redis(env.REDIS_URL, {
-      commandTimeout: redisCommandTimeoutMs,
       // Requests never wait for a connection (no offline queue: they count in memory meanwhile), so this only
       // decides when a silent host is tried again; tens of ms would fail at boot, while building the app keeps
       // the event loop busy past the timer.
@@ -257,7 +262,7 @@ function createCounterStore(env: Env, databaseUrl: string, redisCommandTimeoutMs
     client.on('error', () => {
       // Reconnection is automatic; failures surface per request and fall back to in-memory counting.
     });
-    return { store: { kind: 'redis', client }, close: async () => void client.disconnect() };
+    return { store: { kind: 'redis', client, answerWithinMs: redisCommandTimeoutMs, instances }, close: async () => void client.disconnect() };
   }
   // As the ORM's pool (mikro-orm.config.ts), with shorter limits: past them the request counts in memory.
   const pool = new pg.Pool({
@@ -276,5 +281,5 @@ function createCounterStore(env: Env, databaseUrl: string, redisCommandTimeoutMs
   pool.on('error', () => {
     // An idle client lost its connection (e.g. the database restarted); the pool replaces it.
   });
-  return { store: { kind: 'postgres', pool }, close: () => pool.end() };
+  return { store: { kind: 'postgres', pool, instances }, close: () => pool.end() };
 }

@@ -28,9 +28,11 @@ const log = app.fastify.log;
 let stopping = false;
 
 /**
- * Stops accepting connections, lets the requests in flight finish (bounded), closes the HTTP server, the counter
- * store and the database pool, and stops an embedded database last: exit 0 when every request got its answer,
- * 1 when some had to be cut or something could not be closed in time.
+ * The stop load balancers expect. SIGTERM first starts the lame-duck period (SHUTDOWN_DELAY): /readyz fails at once
+ * while requests are still served, each answer closing its connection, so that balancers stop sending here. Then
+ * the listener closes, the requests in flight finish (bounded by DRAIN_TIMEOUT_MS), and the counter store, the
+ * database pool and an embedded database last are closed: exit 0 when every request got its answer, 1 when some
+ * had to be cut or something could not be closed in time. SIGINT (a terminal's Ctrl-C) skips the lame duck.
  */
 async function shutdown(signal: NodeJS.Signals): Promise<void> {
   // A terminal's Ctrl-C reaches both npm and this process, and npm forwards it again: one stop is enough.
@@ -38,6 +40,12 @@ async function shutdown(signal: NodeJS.Signals): Promise<void> {
   stopping = true;
   // Should the event loop run dry while a close hangs on a promise alone, the process must not exit 0 unnoticed.
   process.exitCode = 1;
+  app.beginStop();
+  const delayMs = signal === 'SIGTERM' ? env.SHUTDOWN_DELAY : 0;
+  if (delayMs > 0) {
+    log.info({ signal, delayMs }, 'stopping: /readyz fails; still serving until the load balancers stop sending');
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+  }
   log.info({ signal }, 'stopping: no new connections; finishing the requests in flight');
   let clean = true;
   const drainDeadline = setTimeout(() => {

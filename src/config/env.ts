@@ -11,8 +11,22 @@ const envSchema = z.object({
   /** Which proxies' X-Forwarded-For to believe: unset = none (a client could otherwise spoof its address). */
   TRUST_PROXY: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** After SIGTERM/SIGINT, how long requests in flight may take to finish before their connections are cut. */
+  /**
+   * After SIGTERM, how long the instance keeps serving while /readyz already fails (`2s`, `500ms`; `0s` for none),
+   * so that load balancers stop sending before the listener closes. Milliseconds once parsed.
+   */
+  SHUTDOWN_DELAY: z
+    .string()
+    .default('2s')
+    .refine((value) => parseDuration(value) !== undefined, 'must be a duration such as 2s or 500ms')
+    .transform((value) => parseDuration(value)!),
+  /** Once the listener has closed, how long requests in flight may take to finish before their connections are cut. */
   DRAIN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  /**
+   * How many instances share the rate-limit counters: while the counter store is down, each admits 1/N of every
+   * budget (rounded down) from its own memory, so that together they never admit more than the budget.
+   */
+  RATE_LIMIT_INSTANCES: z.coerce.number().int().min(1).max(10_000).default(1),
   /** How long a booking waits for its hosts' calendars under contention before a 409 (read by config/timeouts.ts). */
   BOOKING_WAIT_MS: z.coerce.number().int().min(1).max(60_000).default(2_000),
   /** Browser origins besides SITE_URL's that may call /mcp (comma-separated, e.g. `https://inspector.example`). */
@@ -55,6 +69,12 @@ export function parseDurations(value: string): number[] | undefined {
     return match ? Number(match[1]) * DURATION_UNITS_MS[match[2] as keyof typeof DURATION_UNITS_MS] : Number.NaN;
   });
   return delays.length > 0 && delays.every(Number.isFinite) ? delays : undefined;
+}
+
+/** One duration (`2s`, `500ms`) as milliseconds; undefined when it is not one. */
+export function parseDuration(value: string): number | undefined {
+  const delays = parseDurations(value);
+  return delays?.length === 1 ? delays[0] : undefined;
 }
 
 function listOf(value: string | undefined): string[] {

@@ -1,28 +1,88 @@
+import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { errorResponse } from '../lib/error-response.ts';
 import { sendErrorResponse } from './error-responses.ts';
 
 /**
- * While the server stops (`fastify.close()`: no new connections, requests in flight finish), a request that
- * still arrives on an open keep-alive connection gets the API's own 503 with Retry-After (Fastify's built-in
- * answer is switched off with `return503OnClosing: false`), and every response sent meanwhile closes its
- * connection: an idle keep-alive connection would otherwise hold the stop up until its keep-alive timeout.
+ * When the listener closes, a connection accepted moments before may already carry a request that has not been
+ * read yet: it gets this long to deliver one (answered, then closed) before it is cut as idle.
  */
-export function registerDraining(app: FastifyInstance): void {
-  let draining = false;
+const FIRST_REQUEST_GRACE_MS = 1000;
+
+export interface Draining {
+  /** True from the first moment of the stop: /readyz fails, so that load balancers stop sending. */
+  readonly stopping: boolean;
+  /**
+   * The lame-duck period: readiness fails, requests are still served as usual, and each answer closes its
+   * connection, so that clients and balancers move on before the listener closes (`fastify.close()`).
+   */
+  beginStop(): void;
+}
+
+/**
+ * The stop load balancers expect, in two steps. From `beginStop()` (SIGTERM) requests are served as usual and every
+ * answer closes its connection. At `fastify.close()` the listener closes right after the event loop has accepted
+ * the connections waiting in the kernel's queue (closing it with some still queued would reset them); a request
+ * that arrives after that gets the API's own 503 with Retry-After (Fastify's is switched off with
+ * `return503OnClosing: false`) and `Connection: close`, and requests in flight finish. Node cuts idle connections
+ * as the listener closes; those accepted without a request yet are first given FIRST_REQUEST_GRACE_MS to deliver
+ * one, so that a request written just before the close is answered instead of reset.
+ */
+export function registerDraining(app: FastifyInstance): Draining {
+  let stopping = false;
+  let closing = false;
+  const awaitingFirstRequest = new Set<Socket>();
+  app.server.on('connection', (socket: Socket) => {
+    awaitingFirstRequest.add(socket);
+    socket.once('close', () => awaitingFirstRequest.delete(socket));
+  });
+  app.server.on('request', (request: { socket: Socket }) => awaitingFirstRequest.delete(request.socket));
+  spareFreshConnections(app, awaitingFirstRequest);
+
   app.addHook('preClose', async () => {
-    draining = true;
+    stopping = true;
+    closing = true;
+    // Fastify closes the listener right after this hook: from the check phase, just after the poll phase has
+    // accepted every connection the kernel had queued.
+    await new Promise((resolve) => setImmediate(resolve));
   });
   // Callback-style hooks (here and in the other hooks every request passes): an async hook costs a promise and
   // a turn of the microtask queue per request, for code that never waits.
   app.addHook('onRequest', (_request, reply, done) => {
-    if (!draining) return done();
+    if (!closing) return done();
     const answer = errorResponse('unavailable', 'This instance is shutting down. Retry shortly.');
     // Sooner than an outage's Retry-After: the other instances are up.
     sendErrorResponse(reply, { ...answer, headers: { ...answer.headers, 'Retry-After': '1' } });
   });
   app.addHook('onSend', (_request, reply, payload, done) => {
-    if (draining) reply.header('Connection', 'close');
+    // An idle keep-alive connection would otherwise stay with this instance, and hold its stop up.
+    if (stopping) reply.header('Connection', 'close');
     done(null, payload);
   });
+  return {
+    get stopping() {
+      return stopping;
+    },
+    beginStop() {
+      stopping = true;
+    },
+  };
+}
+
+/**
+ * Node's `server.close()` cuts every idle connection at once, those just accepted included (their request may be
+ * in the socket's buffer, unread): the cut waits until each of them has delivered a request or had its grace.
+ */
+function spareFreshConnections(app: FastifyInstance, awaitingFirstRequest: Set<Socket>): void {
+  const cutIdleConnections = app.server.closeIdleConnections.bind(app.server);
+  app.server.closeIdleConnections = () => {
+    const waiting = [...awaitingFirstRequest];
+    if (waiting.length === 0) return cutIdleConnections();
+    const graceEnds = Date.now() + FIRST_REQUEST_GRACE_MS;
+    const check = setInterval(() => {
+      if (waiting.some((socket) => awaitingFirstRequest.has(socket)) && Date.now() < graceEnds) return;
+      clearInterval(check);
+      cutIdleConnections();
+    }, 20);
+  };
 }

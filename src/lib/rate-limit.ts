@@ -7,6 +7,7 @@ import {
   RateLimiterRedis,
   RateLimiterRes,
 } from 'rate-limiter-flexible';
+import { answerWithin } from './answer-within.ts';
 
 export interface RateLimitResult {
   allowed: boolean;
@@ -23,18 +24,32 @@ export interface RateLimiter {
   consume(key: string): Promise<RateLimitResult>;
 }
 
-export type CounterStore = { kind: 'postgres'; pool: Pool } | { kind: 'redis'; client: Redis };
+/**
+ * Where the counters live, and how many instances share them: while the store is down each instance counts in its
+ * own memory, and admits only its share of every budget, so that all of them together never admit more than it.
+ */
+export type CounterStore = ({ kind: 'postgres'; pool: Pool } | { kind: 'redis'; client: Redis; answerWithinMs: number }) & {
+  instances: number;
+};
 
 /**
- * How long a request waits for its Redis counter before it is counted in process memory instead. A counter
- * is worth tens of milliseconds at most: a Redis that stops answering must not stall the API behind it.
+ * How long a request waits for its Redis counter before it is counted in process memory instead, in time this
+ * process could have read the reply (src/lib/answer-within.ts): a counter is worth tens of milliseconds at most, and
+ * a Redis that stops answering must not stall the API behind it, while a Redis that answers a busy process late
+ * is not down, and must keep counting.
  */
 export const REDIS_COUNTER_TIMEOUT_MS = 50;
+/** However busy the event loop, a Redis counter that has not answered by then is given up on. */
+export const REDIS_COUNTER_MAX_WAIT_MS = 1_000;
 
 /** Resolves when the counter store answers; rejects when it cannot (the limiter then counts in memory). */
 export async function probeCounterStore(store: CounterStore): Promise<void> {
-  if (store.kind === 'redis') await store.client.ping();
+  if (store.kind === 'redis') await answeredByRedis(store, store.client.ping());
   else await store.pool.query('select 1');
+}
+
+function answeredByRedis<T>(store: { answerWithinMs: number }, command: Promise<T>): Promise<T> {
+  return answerWithin(command, { ms: store.answerWithinMs, maxMs: Math.max(store.answerWithinMs, REDIS_COUNTER_MAX_WAIT_MS) });
 }
 
 interface LimiterOptions {
@@ -45,23 +60,28 @@ interface LimiterOptions {
   onStoreError: (error: unknown) => void;
 }
 
+/** What one instance of `instances` may admit of a budget while the shared count is out of reach. */
+export function fallbackShare(points: number, instances: number): number {
+  return Math.floor(points / instances);
+}
+
 /**
- * A fixed-window counter shared by every instance through PostgreSQL or Redis. When the shared store
- * cannot be reached the request is counted in this process's memory instead (fail open, per instance):
- * an outage of the counter store must not take the API down with it.
+ * A fixed-window counter shared by every instance through PostgreSQL or Redis. It counts in the shared store
+ * whenever the store answers, however late because this process is busy; only when the store fails (a connection
+ * error, no answer within its limits) is the request counted in this process's memory instead (fail open: an
+ * outage of the counter store must not take the API down with it), against this instance's share of the budget.
  */
 export function createRateLimiter(options: LimiterOptions): RateLimiter {
+  const { store } = options;
   const shared = createStoreLimiter(options);
-  const fallback = new RateLimiterMemory({
-    keyPrefix: options.keyPrefix,
-    points: options.points,
-    duration: options.durationSec,
-  });
+  const consumeShared = store.kind === 'redis' ? (key: string) => answeredByRedis(store, shared.consume(key)) : (key: string) => shared.consume(key);
+  const fallbackPoints = fallbackShare(options.points, store.instances);
+  const fallback = new RateLimiterMemory({ keyPrefix: options.keyPrefix, points: fallbackPoints, duration: options.durationSec });
   return {
     limit: options.points,
     async consume(key) {
       try {
-        return toResult(options.points, await shared.consume(key));
+        return toResult(options.points, await consumeShared(key));
       } catch (outcome) {
         if (outcome instanceof RateLimiterRes) return toResult(options.points, outcome, true);
         options.onStoreError(outcome);

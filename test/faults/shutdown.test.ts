@@ -31,6 +31,8 @@ const IN_FLIGHT = 20;
  * still bounds the wait.
  */
 const HOLD = { BOOKING_WAIT_MS: '30000' };
+/** The lame-duck period these tests wait out (SHUTDOWN_DELAY; 2 s by default). */
+const LAME_DUCK = { SHUTDOWN_DELAY: '300ms' };
 /** From the last answer to the process's exit, on this shared and busy machine (it is a few ms when idle). */
 const EXIT_WITHIN_MS = 5000;
 const ALL_DAY = [{ start: '00:00', end: '24:00' }];
@@ -191,7 +193,7 @@ describe('SIGTERM with bookings in flight (DATABASE_URL set)', () => {
   });
 
   it('answers every request in flight, refuses new connections, keeps every 201 and exits 0', async () => {
-    service = await startService({ DATABASE_URL: database.url, ...HOLD });
+    service = await startService({ DATABASE_URL: database.url, ...HOLD, ...LAME_DUCK });
     const lock = await lockBookings(database.url);
     const keepAlive = new http.Agent({ keepAlive: true });
     let outcomes: Promise<HttpOutcome[]>;
@@ -237,6 +239,112 @@ describe('SIGTERM with bookings in flight (DATABASE_URL set)', () => {
   });
 });
 
+/** `count` requests at once on the agent, so that it keeps as many connections open, idle once answered. */
+async function openConnections(service: ServiceProcess, agent: http.Agent, host: Host, count: number): Promise<void> {
+  const warm = await Promise.all(Array.from({ length: count }, () => me(service, host, agent)));
+  expect(warm.map((outcome) => outcome.status)).toEqual(Array(count).fill(200));
+}
+
+const me = (service: ServiceProcess, host: Host, agent: http.Agent) =>
+  httpRequest(service.port, { path: '/api/v2/me', headers: Object.fromEntries([bearer(host.user.token)]), agent });
+
+const statuses = (outcomes: HttpOutcome[]) => outcomes.map((outcome) => (outcome.status === 'error' ? outcome.error : outcome.status));
+
+describe("SIGTERM's lame-duck period (SHUTDOWN_DELAY)", () => {
+  const CONNECTIONS = 20;
+  const BOOKINGS = 40;
+  let database: TestDatabase;
+  let orm: Orm;
+  let hosts: Host[];
+  let service: ServiceProcess | undefined;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    orm = await initOrm(database.url, { poolMax: 2 });
+    hosts = [];
+    for (let i = 0; i < BOOKINGS; i++) hosts.push(await createHost(orm.em.fork()));
+  });
+  afterEach(() => service?.kill());
+  afterAll(async () => {
+    await orm.close();
+    await database.drop();
+  });
+
+  it('answers requests sent on open keep-alive connections around the signal, fails /readyz at once, then stops', async () => {
+    service = await startService({ DATABASE_URL: database.url, SHUTDOWN_DELAY: '1s' });
+    const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+    try {
+      await openConnections(service, agent, hosts[0]!, CONNECTIONS);
+      const before = Array.from({ length: CONNECTIONS / 2 }, () => me(service!, hosts[0]!, agent));
+      service.signal('SIGTERM');
+      const after = Array.from({ length: CONNECTIONS / 2 }, () => me(service!, hosts[0]!, agent));
+      const answered = await Promise.all([...before, ...after]);
+      expect(statuses(answered)).toEqual(Array(CONNECTIONS).fill(200));
+
+      await until(async () => (await httpRequest(service!.port, { path: '/readyz' })).status === 503, '/readyz to fail', 900);
+      const ready = await httpRequest(service.port, { path: '/readyz' });
+      expect(ready).toMatchObject({ status: 503, body: { status: 'stopping' } });
+      // Still served, and the connection is not kept: the client goes elsewhere next time.
+      const late = await me(service, hosts[0]!, agent);
+      expect(late).toMatchObject({ status: 200, headers: { connection: 'close' } });
+      expect(service.log.some((line) => String(line.msg).startsWith('stopping: no new connections')), 'the listener closed before the delay').toBe(false);
+
+      expect(await exitWithin(service, 1000 + EXIT_WITHIN_MS)).toEqual({ code: 0, signal: null });
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it('answers a request that comes on a connection accepted just before the listener closed: 503, Connection: close', async () => {
+    service = await startService({ DATABASE_URL: database.url, ...LAME_DUCK });
+    service.signal('SIGTERM');
+    await until(async () => (await httpRequest(service!.port, { path: '/readyz' })).status === 503, '/readyz to fail', 900);
+    // Connected, nothing sent yet: its request is on its way when the listener closes.
+    const socket = net.connect(service.port, '127.0.0.1');
+    let received = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (received += chunk));
+    socket.on('error', () => {});
+    const closed = new Promise<boolean>((resolve) => socket.once('close', (hadError) => resolve(hadError)));
+    await new Promise((resolve) => socket.once('connect', resolve));
+    await untilRefused(service);
+    socket.write('GET /api/v2/me HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    expect(await closed, 'the connection was reset').toBe(false);
+    expect(received).toMatch(/^HTTP\/1\.1 503 /);
+    expect(received).toMatch(/\r\nconnection: close\r\n/i);
+    expect(await exitWithin(service, EXIT_WITHIN_MS)).toEqual({ code: 0, signal: null });
+  });
+
+  it('gives every booking sent before and just after the signal its own answer', async () => {
+    service = await startService({ DATABASE_URL: database.url, SHUTDOWN_DELAY: '1s', ...HOLD });
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 2 * BOOKINGS });
+    try {
+      await openConnections(service, agent, hosts[0]!, 2 * BOOKINGS);
+      const sent = hosts.map((host) => book(service!, host, agent));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      service.signal('SIGTERM');
+      // Half a slot later than the first ones, so that each host's two bookings do not compete for one slot.
+      const second = hosts.map((host) =>
+        httpRequest(service!.port, {
+          ...bookingRequest(host),
+          body: { ...bookingRequest(host).body, start: new Date(Date.parse(slotStart()) + 3_600_000).toISOString() },
+          agent,
+        }),
+      );
+      const answered = await Promise.all([...sent, ...second]);
+      expect(statuses(answered)).toEqual(Array(2 * BOOKINGS).fill(201));
+      expect(await exitWithin(service, 1000 + EXIT_WITHIN_MS)).toEqual({ code: 0, signal: null });
+
+      const stored = await orm.em.fork().execute<{ id: string }[]>('select id from booking where event_type_id in (?)', [
+        hosts.map((host) => host.eventTypeId),
+      ]);
+      expect(stored.map((row) => row.id).sort()).toEqual(createdIds(answered).sort());
+    } finally {
+      agent.destroy();
+    }
+  });
+});
+
 describe('SIGTERM with a request that does not finish in time', () => {
   let database: TestDatabase;
   let service: ServiceProcess | undefined;
@@ -252,7 +360,7 @@ describe('SIGTERM with a request that does not finish in time', () => {
     const orm = await initOrm(database.url, { poolMax: 1 });
     const host = await createHost(orm.em.fork());
     await orm.close();
-    service = await startService({ DATABASE_URL: database.url, DRAIN_TIMEOUT_MS: String(drainMs), ...HOLD });
+    service = await startService({ DATABASE_URL: database.url, DRAIN_TIMEOUT_MS: String(drainMs), ...HOLD, ...LAME_DUCK });
     const lock = await lockBookings(database.url);
     let outcome: HttpOutcome;
     let signalledAt: number;
@@ -267,7 +375,8 @@ describe('SIGTERM with a request that does not finish in time', () => {
     }
     const cutAfter = Date.now() - signalledAt;
     expect(outcome).toEqual({ status: 'error', error: 'ECONNRESET' });
-    expect(cutAfter).toBeGreaterThanOrEqual(drainMs);
+    // The drain starts once the lame-duck period is over and the listener has closed.
+    expect(cutAfter).toBeGreaterThanOrEqual(300 + drainMs);
     expect(cutAfter).toBeLessThan(drainMs + EXIT_WITHIN_MS);
     expect(await exitWithin(service, EXIT_WITHIN_MS)).toEqual({ code: 1, signal: null });
     expect(service.log.some((line) => String(line.msg).startsWith(`requests still running after ${drainMs} ms`))).toBe(true);
@@ -298,7 +407,7 @@ describe('SIGTERM with a booking in flight (embedded PostgreSQL, DATABASE_URL un
   });
 
   it('finishes the booking, then stops the embedded database, then exits 0', async () => {
-    service = await startService({ DATA_DIR: dataDir, ...HOLD }, { startTimeoutMs: 120_000 });
+    service = await startService({ DATA_DIR: dataDir, ...HOLD, ...LAME_DUCK }, { startTimeoutMs: 120_000 });
     const port = Number(readFileSync(path.join(dataDir, 'pg.port'), 'utf8'));
     const url = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
     const orm = await initOrm(url, { poolMax: 2 });

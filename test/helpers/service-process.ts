@@ -5,7 +5,7 @@ import { findFreePort } from '../../src/db/embedded-postgres.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** Variables of this process that must not leak into the service's environment. */
-const OWN_VARIABLES = ['DATABASE_URL', 'REDIS_URL', 'PORT', 'HOST', 'SITE_URL', 'DATA_DIR', 'LOG_LEVEL', 'NODE_ENV', 'TRUST_PROXY', 'DRAIN_TIMEOUT_MS'];
+const OWN_VARIABLES = ['DATABASE_URL', 'REDIS_URL', 'PORT', 'HOST', 'SITE_URL', 'DATA_DIR', 'LOG_LEVEL', 'NODE_ENV', 'TRUST_PROXY', 'DRAIN_TIMEOUT_MS', 'SHUTDOWN_DELAY', 'RATE_LIMIT_INSTANCES'];
 
 export interface Exit {
   code: number | null;
