@@ -61,7 +61,7 @@ describe('first-party sign-in at /login', () => {
     expect(res.status).toBe(303);
     expect(res.headers.location).toBe('/oauth/authorize?client_id=x');
     const cookie = cookieAttributes(res.headers['set-cookie'], 'session');
-    expect(cookie).toMatch(/^session=ses_[a-z2-7]{52};/);
+    expect(cookie).toMatch(/^session=ses_[a-z2-7]{59};/);
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Lax/);
     expect(cookie).toMatch(/Path=\//);
@@ -146,7 +146,7 @@ describe('first-party sign-in at /login', () => {
     const earlier = await attempt(victim.email, victim.password, home);
     expect(earlier.status).toBe(303);
     const device = mergeCookies('', earlier.headers['set-cookie']).split('; ').find((pair) => pair.startsWith('login_device=')) ?? '';
-    expect(device).toMatch(/^login_device=dev_[a-z2-7]{52}$/);
+    expect(device).toMatch(/^login_device=dev_[a-z2-7]{59}$/);
     expect(cookieAttributes(earlier.headers['set-cookie'], 'login_device')).toMatch(/HttpOnly/);
     const start = clock.now();
     try {
