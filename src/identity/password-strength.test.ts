@@ -19,6 +19,13 @@ describe('passwordWeakness', () => {
     }
   });
 
+  it('bounds the work on long passwords full of symbols', () => {
+    const symbols = Array.from({ length: 1000 }, (_, i) => String.fromCharCode(33 + ((i * 37) % 90))).join('');
+    const started = performance.now();
+    expect(passwordWeakness(symbols)).toBeNull();
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
   it("refuses a password made of the account's own e-mail address or name", () => {
     expect(passwordWeakness('zuzanna.wierzbicka')).toBeNull();
     expect(passwordWeakness('zuzanna.wierzbicka', ['zuzanna.wierzbicka@example.com', 'Zuzanna Wierzbicka'])).not.toBeNull();

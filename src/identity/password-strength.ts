@@ -8,6 +8,14 @@ import * as english from '@zxcvbn-ts/language-en';
  */
 const MIN_SCORE = 3;
 
+/**
+ * The estimate's cost grows steeply with length and with characters that read as l33t substitutions (a random
+ * 256-character password took seconds of CPU); these bounds keep the worst case to a fraction of a second. A password
+ * whose first 64 characters are strong is strong.
+ */
+const CHECKED_LENGTH = 64;
+const MAX_L33T_SUBSTITUTIONS = 10;
+
 let estimator: ZxcvbnFactory | undefined;
 
 /** Built on first use: loading the dictionaries takes a moment that processes which never set a password skip. */
@@ -16,6 +24,8 @@ function strengthEstimator(): ZxcvbnFactory {
     dictionary: { ...commonLanguage.dictionary, ...english.dictionary },
     graphs: commonLanguage.adjacencyGraphs,
     translations: english.translations,
+    maxLength: CHECKED_LENGTH,
+    l33tMaxSubstitutions: MAX_L33T_SUBSTITUTIONS,
   });
   return estimator;
 }
