@@ -66,7 +66,7 @@ class HttpError extends Error {
   }
 }
 
-const TOKEN = /^Bearer[ ]+(pat_[a-z2-7]{52})[ ]*$/i;
+const TOKEN = /^Bearer[ ]+(pat_[a-z2-7]{52}(?:[a-z2-7]{7})?)[ ]*$/i;
 
 async function authenticate(request: FastifyRequest, reply: FastifyReply, scope: string): Promise<Principal> {
   const header = request.headers.authorization;

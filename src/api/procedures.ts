@@ -26,10 +26,9 @@ export function resourceMetadataUrl(ctx: Pick<Context, 'env' | 'request'>): stri
 /**
  * The request's principal, or an error (401 with its WWW-Authenticate challenge in `ctx.response.headers`, or 429
  * for an address that keeps failing). The authentication middleware's, and the /mcp door's before it dispatches.
+ * A valid credential is served whatever its address did before: the failure limit refuses failures only.
  */
 export async function authenticateRequest(ctx: Context): Promise<Principal> {
-  const address = `ip:${ctx.request.ip}`;
-  refuseRepeatedFailures(ctx, ctx.failedAuthThrottle.blockedFor(address));
   try {
     const { headers } = ctx.request;
     const session =
@@ -39,7 +38,7 @@ export async function authenticateRequest(ctx: Context): Promise<Principal> {
     return session ?? (await authenticateBearer(ctx.em, ctx.bearerResolvers, headers.authorization, ctx.clock.now(), ctx.principalCache));
   } catch (error) {
     if (error instanceof AuthenticationError) {
-      if (error.credentialRefused) refuseRepeatedFailures(ctx, await ctx.failedAuthThrottle.recordFailure(address));
+      if (error.credentialRefused) refuseRepeatedFailures(ctx, await ctx.failedAuthThrottle.failed(`ip:${ctx.request.ip}`));
       const params = [`realm="api"`, `resource_metadata="${resourceMetadataUrl(ctx)}"`];
       if (error.bearerError) params.push(`error="${error.bearerError}"`);
       ctx.response.headers['WWW-Authenticate'] = `Bearer ${params.join(', ')}`;
@@ -48,7 +47,7 @@ export async function authenticateRequest(ctx: Context): Promise<Principal> {
   }
 }
 
-/** 429 for an address that keeps sending credentials that do not authenticate (no lookup is made for it). */
+/** 429 for an address that keeps sending credentials that do not authenticate. */
 function refuseRepeatedFailures(ctx: Context, retryAfterSec: number | null): void {
   if (retryAfterSec === null) return;
   ctx.response.headers['Retry-After'] = String(retryAfterSec);

@@ -16,16 +16,17 @@ export const SESSION_TTL_SEC = 7 * 24 * 3600;
  * - per client address: 20 failures in 15 minutes, whatever the e-mail;
  * - per (client address, e-mail): 5 failures free, then a growing wait after each further failure
  *   (1, 2, 4, 8, then 15 minutes), over the last 24 hours;
- * - per e-mail from everywhere (spread-out guessing): 10 failures in 15 minutes, but only for clients that
- *   have never signed in to that account — a device cookie or a client address that signed in before is
- *   not held back by failures made elsewhere.
+ * - per e-mail from everywhere (guesses spread over addresses): once the account has had 10 failures in
+ *   15 minutes, an address that has itself failed on it gets one attempt per 15 minutes. An address that has not
+ *   is still let in with the right password, so failures made elsewhere never lock the owner out of a new
+ *   device; nor is a client that signed in to the account before (its device cookie or its address) held back.
  */
 export const LOGIN_FAILURE_WINDOW_SEC = 15 * 60;
 export const MAX_LOGIN_FAILURES_PER_IP = 20;
 export const FREE_LOGIN_FAILURES_PER_IP_AND_EMAIL = 5;
 const PAIR_FAILURE_MEMORY_SEC = 24 * 3600;
 const MAX_PAIR_DELAY_SEC = 15 * 60;
-export const MAX_LOGIN_FAILURES_PER_EMAIL_FROM_NEW_CLIENTS = 10;
+export const SPREAD_GUESSING_FAILURES_PER_EMAIL = 10;
 /** A device cookie lasts a year; a known client is forgotten after 90 days without a sign-in. */
 export const DEVICE_COOKIE_TTL_SEC = 365 * 24 * 3600;
 const KNOWN_CLIENT_TTL_SEC = 90 * 24 * 3600;
@@ -168,6 +169,20 @@ async function retryAfterPairDelay(em: EntityManager, key: string, ip: string, n
   return allowedAt > now.getTime() ? secondsUntil(allowedAt, now) : null;
 }
 
+/**
+ * Guessing spread over addresses: while the account has had SPREAD_GUESSING_FAILURES_PER_EMAIL failures in the
+ * window, an address that failed on it within the window waits until that failure is a window old.
+ */
+async function retryAfterSpreadGuessing(em: EntityManager, key: string, ip: string, now: Date): Promise<number | null> {
+  const [row] = await em.execute<{ failures: string; latest_here: SqlTimestamp | null }[]>(
+    `select count(*) as failures, max(attempted_at) filter (where ip = ?) as latest_here
+       from login_attempt where email_key = ? and attempted_at > ?`,
+    [ip, key, new Date(now.getTime() - LOGIN_FAILURE_WINDOW_SEC * 1000)],
+  );
+  if (Number(row?.failures ?? 0) < SPREAD_GUESSING_FAILURES_PER_EMAIL || !row?.latest_here) return null;
+  return secondsUntil(toDate(row.latest_here).getTime() + LOGIN_FAILURE_WINDOW_SEC * 1000, now);
+}
+
 function knownClientKeys(attempt: SignInAttempt): string[] {
   const keys = [`ip:${attempt.ip}`];
   if (attempt.deviceToken && looksLikeToken(DEVICE_PREFIX, attempt.deviceToken)) {
@@ -220,9 +235,7 @@ export async function signInWithPassword(em: EntityManager, attempt: SignInAttem
   );
   const byIp = await retryAfterWindowLimit(em, { sql: 'ip = ?', params: [attempt.ip] }, MAX_LOGIN_FAILURES_PER_IP, attempt.now);
   const byPair = await retryAfterPairDelay(em, key, attempt.ip, attempt.now);
-  const byEmail = (await isKnownClient(em, user?.id, attempt))
-    ? null
-    : await retryAfterWindowLimit(em, { sql: 'email_key = ?', params: [key] }, MAX_LOGIN_FAILURES_PER_EMAIL_FROM_NEW_CLIENTS, attempt.now);
+  const byEmail = (await isKnownClient(em, user?.id, attempt)) ? null : await retryAfterSpreadGuessing(em, key, attempt.ip, attempt.now);
   if (byIp !== null || byPair !== null || byEmail !== null) {
     return { ok: false, reason: 'throttled', retryAfterSec: Math.max(byIp ?? 0, byPair ?? 0, byEmail ?? 0) };
   }

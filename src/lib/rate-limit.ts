@@ -133,16 +133,17 @@ export function rateLimitHeaders(result: RateLimitResult): Record<string, string
 }
 
 /**
- * Failed authentications per client address. Failures are counted in the shared store; once an address
- * has used up its budget, each instance remembers until when, so a blocked address costs neither a token
- * lookup nor a counter write, and a request with a good credential costs nothing extra.
+ * Failed authentications per client address. Failures are counted in the shared store; once an address has used
+ * up its budget, each instance remembers until when, so that its further failures cost no counter write. Only
+ * failures are refused: a request whose credential is valid never asks the throttle.
  */
 export interface FailureThrottle {
   readonly limit: number;
-  /** Whole seconds the key must still wait, or null. In memory only: no I/O. */
-  blockedFor(key: string): number | null;
-  /** Counts one failure; whole seconds to wait when this failure went over the budget, else null. */
-  recordFailure(key: string): Promise<number | null>;
+  /**
+   * Notes one failure of `key`: whole seconds it must wait when it is over the budget (this failure is then
+   * answered 429), else null. An address already blocked costs no I/O.
+   */
+  failed(key: string): Promise<number | null>;
 }
 
 /** Blocked keys kept in memory before expired ones are swept out. */
@@ -153,18 +154,20 @@ export function createFailureThrottle(limiter: RateLimiter, now: () => number = 
   const sweep = () => {
     for (const [key, until] of blockedUntil) if (until <= now()) blockedUntil.delete(key);
   };
+  const blockedFor = (key: string): number | null => {
+    const until = blockedUntil.get(key);
+    if (until === undefined) return null;
+    if (until <= now()) {
+      blockedUntil.delete(key);
+      return null;
+    }
+    return Math.max(1, Math.ceil((until - now()) / 1000));
+  };
   return {
     limit: limiter.limit,
-    blockedFor(key) {
-      const until = blockedUntil.get(key);
-      if (until === undefined) return null;
-      if (until <= now()) {
-        blockedUntil.delete(key);
-        return null;
-      }
-      return Math.max(1, Math.ceil((until - now()) / 1000));
-    },
-    async recordFailure(key) {
+    async failed(key) {
+      const blocked = blockedFor(key);
+      if (blocked !== null) return blocked;
       const result = await limiter.consume(key);
       if (result.allowed || result.retryAfter === undefined) return null;
       if (blockedUntil.size >= MAX_REMEMBERED_BLOCKS) sweep();

@@ -164,14 +164,11 @@ export async function oauthRoutes(app: FastifyInstance, options: OAuthRoutesOpti
         challenge('invalid_request', description);
         return reply.code(400).send({ error: 'invalid_request', error_description: description });
       }
-      const address = `ip:${request.ip}`;
       const tooManyFailures = (retryAfterSec: number) =>
         reply.code(429).header('Retry-After', String(retryAfterSec)).send({
           error: 'slow_down',
           error_description: `Too many failed authentications from this address. Retry after ${retryAfterSec} seconds.`,
         });
-      const blockedFor = services.failedAuthThrottle.blockedFor(address);
-      if (blockedFor !== null) return tooManyFailures(blockedFor);
       try {
         const token = parseBearerHeader(request.headers.authorization);
         const { claims, rateLimitKey } = await userInfo(orm.em.fork(), token, services.clock.now());
@@ -186,7 +183,7 @@ export async function oauthRoutes(app: FastifyInstance, options: OAuthRoutesOpti
         return reply.code(200).type('application/json; charset=utf-8').send(claims);
       } catch (error) {
         const refused = error instanceof BearerError || (error instanceof AuthenticationError && error.credentialRefused);
-        const retryAfterSec = refused ? await services.failedAuthThrottle.recordFailure(address) : null;
+        const retryAfterSec = refused ? await services.failedAuthThrottle.failed(`ip:${request.ip}`) : null;
         if (retryAfterSec !== null) return tooManyFailures(retryAfterSec);
         if (error instanceof AuthenticationError) {
           // No credentials at all: a bare challenge (RFC 6750 §3.1 SHOULD NOT include an error code).

@@ -10,6 +10,7 @@ import { generateToken } from '../lib/secrets.ts';
 import type { SharedServices } from '../lib/services.ts';
 import { isValidTimeZone } from '../lib/time.ts';
 import { findUnsafeInput } from '../lib/unsafe-text.ts';
+import { passwordWeakness } from '../identity/password-strength.ts';
 import { LOGIN_PATH } from './login.ts';
 
 export const SIGNUP_PATH = '/signup';
@@ -51,6 +52,9 @@ const SignupFormSchema = z.object({
     .min(MIN_PASSWORD_LENGTH, `Choose a password of at least ${MIN_PASSWORD_LENGTH} characters.`)
     .max(MAX_PASSWORD_LENGTH, `The password can be at most ${MAX_PASSWORD_LENGTH} characters.`),
   timezone: z.string().refine(isValidTimeZone, 'Choose a time zone from the list.'),
+}).superRefine((form, context) => {
+  const weakness = passwordWeakness(form.password, [form.email, form.name]);
+  if (weakness) context.addIssue({ code: 'custom', path: ['password'], message: `Choose another password. ${weakness}` });
 });
 
 interface FormState {
@@ -90,7 +94,7 @@ ${hiddenInput('csrf', csrf)}
 <input type="email" id="email" name="email" autocomplete="email" required maxlength="254" value="${escapeHtml(state.email ?? '')}">
 <label for="password">Password</label>
 <input type="password" id="password" name="password" autocomplete="new-password" required minlength="${MIN_PASSWORD_LENGTH}" maxlength="${MAX_PASSWORD_LENGTH}" aria-describedby="password-hint">
-<p class="muted" id="password-hint">At least ${MIN_PASSWORD_LENGTH} characters.</p>
+<p class="muted" id="password-hint">At least ${MIN_PASSWORD_LENGTH} characters, and not easy to guess: a few uncommon words make a good one.</p>
 <label for="timezone">Time zone</label>
 <select id="timezone" name="timezone"${state.timezone ? ' data-chosen="1"' : ''}>${timeZoneOptions(chosen)}</select>
 <div class="actions"><button type="submit" class="primary">Create account</button></div>

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserEntity } from '../../src/identity/user.entity.ts';
+import { createUser } from '../../src/modules/users/users.service.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { uniqueEmail } from '../helpers/factories.ts';
 import { hiddenFields, mergeCookies } from '../oauth/support.ts';
@@ -83,6 +84,28 @@ describe('sign-up at /signup (SIGNUP_PLAN default)', () => {
     expect((await signUp(t.http, { ...account(), email: 'not-an-address' })).status).toBe(400);
     expect((await signUp(t.http, { ...account(), name: '   ' })).status).toBe(400);
     expect((await signUp(t.http, { ...account(), name: 'Nul\u0000Byte' })).status).toBe(400);
+  });
+
+  it.each(['aaaaaaaaaa', 'password12', '1234567890', ' '.repeat(12)])(
+    'refuses the guessable password %j with 400, saying why, and creates nothing',
+    async (password) => {
+      const body = account();
+      const res = await signUp(t.http, { ...body, password });
+      expect(res.status).toBe(400);
+      expect(res.text).toContain('Choose another password.');
+      expect(res.text).toMatch(/repeated|commonly used|frequently used/i);
+      expect(await t.em().count(UserEntity, { email: body.email })).toBe(0);
+    },
+  );
+
+  it("refuses a password made of the account's own name, and says so in the account service's error shape", async () => {
+    const body = { ...account(), name: 'Wiremu Tawhiao', password: 'wiremu tawhiao' };
+    expect((await signUp(t.http, body)).status).toBe(400);
+    const refused = createUser(t.em(), { email: uniqueEmail('weak'), plan: 'team', timezone: 'UTC', password: 'password12' });
+    await expect(refused).rejects.toMatchObject({
+      code: 'invalid_request',
+      details: [{ code: 'custom', path: ['password'], message: expect.stringContaining('commonly used') }],
+    });
   });
 
   it('folds a fullwidth e-mail address with NFKC before storing it', async () => {

@@ -54,7 +54,7 @@ describe('the web app in a browser', () => {
       const secretField = page.getByLabel('Your new personal access token', { exact: true });
       await secretField.waitFor();
       const secret = await secretField.inputValue();
-      expect(secret).toMatch(/^pat_[a-z2-7]{52}$/);
+      expect(secret).toMatch(/^pat_[a-z2-7]{59}$/);
       expect(await page.getByTestId('secret-reveal').textContent()).toContain('will not be shown again');
       await page.getByRole('button', { name: 'Copy Your new personal access token' }).click();
       await page.getByTestId('secret-reveal').getByRole('status').filter({ hasText: 'Copied' }).waitFor();

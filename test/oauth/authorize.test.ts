@@ -266,7 +266,7 @@ describe('GET/POST /oauth/authorize and the consent screen', () => {
       expect(res.status).toBe(303);
       const location = new URL(res.headers.location as string);
       expect(`${location.origin}${location.pathname}`).toBe(REDIRECT_URI);
-      expect(location.searchParams.get('code')).toMatch(/^oac_[a-z2-7]{52}$/);
+      expect(location.searchParams.get('code')).toMatch(/^oac_[a-z2-7]{59}$/);
       expect(location.searchParams.get('state')).toBe(state);
       expect(location.searchParams.get('iss')).toBe(iss);
       expect(res.headers['cache-control']).toBe('no-store');
@@ -301,7 +301,7 @@ describe('GET/POST /oauth/authorize and the consent screen', () => {
       expect(codes.size).toBe(3);
       const rows = await t.em().execute<{ code_hash: string }[]>('select code_hash from oauth_authorization_code');
       for (const code of codes) {
-        expect(code.slice(4)).toMatch(/^[a-z2-7]{52}$/); // 52 base32 characters = 260 bits
+        expect(code.slice(4)).toMatch(/^[a-z2-7]{59}$/); // 52 base32 characters = 260 bits, then a 7-character checksum
         expect(rows.some((row) => row.code_hash === code)).toBe(false);
       }
     });

@@ -61,7 +61,7 @@ describe('first-party sign-in at /login', () => {
     expect(res.status).toBe(303);
     expect(res.headers.location).toBe('/oauth/authorize?client_id=x');
     const cookie = cookieAttributes(res.headers['set-cookie'], 'session');
-    expect(cookie).toMatch(/^session=ses_[a-z2-7]{52};/);
+    expect(cookie).toMatch(/^session=ses_[a-z2-7]{59};/);
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Lax/);
     expect(cookie).toMatch(/Path=\//);
@@ -146,7 +146,7 @@ describe('first-party sign-in at /login', () => {
     const earlier = await attempt(victim.email, victim.password, home);
     expect(earlier.status).toBe(303);
     const device = mergeCookies('', earlier.headers['set-cookie']).split('; ').find((pair) => pair.startsWith('login_device=')) ?? '';
-    expect(device).toMatch(/^login_device=dev_[a-z2-7]{52}$/);
+    expect(device).toMatch(/^login_device=dev_[a-z2-7]{59}$/);
     expect(cookieAttributes(earlier.headers['set-cookie'], 'login_device')).toMatch(/HttpOnly/);
     const start = clock.now();
     try {
@@ -158,12 +158,42 @@ describe('first-party sign-in at /login', () => {
       // The owner: from the address that signed in before, and from a new address with the device cookie.
       expect((await attempt(victim.email, victim.password, home)).status).toBe(303);
       expect((await attempt(victim.email, victim.password, address(), undefined, device)).status).toBe(303);
-      // A client never seen with this account waits while guesses are spread over many addresses.
-      const stranger = await attempt(victim.email, victim.password);
-      expect(stranger.status).toBe(429);
-      expect(Number(stranger.headers['retry-after'])).toBeLessThanOrEqual(15 * 60);
-      // The limit is per account: others are not affected.
+      // And from an address and a browser never seen with this account.
+      expect((await attempt(victim.email, victim.password)).status).toBe(303);
+      // Others are not affected.
       expect((await attempt(user.email, user.password)).status).toBe(303);
+    } finally {
+      clock.set(start);
+    }
+  });
+
+  it('lets the owner in from a new address after five wrong passwords from each of two others', async () => {
+    const victim = await createPasswordUser(t.em());
+    const [first, second] = [address(), address()];
+    for (const attacker of [first, second]) {
+      for (let i = 0; i < 5; i++) expect((await attempt(victim.email, `wrong-${i}`, attacker)).status).toBe(401);
+    }
+    expect((await attempt(victim.email, victim.password, first)).status).toBe(429);
+    expect((await attempt(victim.email, victim.password, address())).status).toBe(303);
+  });
+
+  it('slows guessing spread over addresses: once an account draws 10 failures, each address gets one try per 15 minutes', async () => {
+    const victim = await createPasswordUser(t.em());
+    const start = clock.now();
+    try {
+      for (let i = 0; i < 10; i++) expect((await attempt(victim.email, `spread-${i}`)).status).toBe(401);
+      const guesser = address();
+      expect((await attempt(victim.email, 'one-guess', guesser)).status).toBe(401);
+      const refused = await attempt(victim.email, victim.password, guesser);
+      expect(refused.status).toBe(429);
+      expect(refused.text).toContain('Too many failed sign-in attempts. Try again in 15 minutes.');
+      expect(Number(refused.headers['retry-after'])).toBe(15 * 60);
+      clock.advance(15 * 60 - 1);
+      expect((await attempt(victim.email, victim.password, guesser)).status).toBe(429);
+      clock.advance(1);
+      expect((await attempt(victim.email, 'next-guess', guesser)).status).toBe(401);
+      // Each fresh address still has its one try, with which the owner gets in.
+      expect((await attempt(victim.email, victim.password)).status).toBe(303);
     } finally {
       clock.set(start);
     }

@@ -30,7 +30,7 @@ describe('OAuth app and grant services', () => {
       type: 'confidential',
     }, now());
     expect(confidential.clientId).toMatch(/^oci_/);
-    expect(confidential.clientSecret).toMatch(/^ocs_[a-z2-7]{52}$/);
+    expect(confidential.clientSecret).toMatch(/^ocs_[a-z2-7]{59}$/);
     const row = await t.em().findOneOrFail(OAuthClientEntity, { clientId: confidential.clientId });
     expect(row.secretHash).not.toBe(confidential.clientSecret);
     expect(row.name).toBe('Server App');

@@ -55,10 +55,10 @@ describe('POST /oauth/token, grant_type=authorization_code', () => {
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers.pragma).toBe('no-cache');
     expect(res.body).toEqual({
-      access_token: expect.stringMatching(/^oat_[a-z2-7]{52}$/),
+      access_token: expect.stringMatching(/^oat_[a-z2-7]{59}$/),
       token_type: 'Bearer',
       expires_in: 3600,
-      refresh_token: expect.stringMatching(/^ort_[a-z2-7]{52}$/),
+      refresh_token: expect.stringMatching(/^ort_[a-z2-7]{59}$/),
       scope: 'read:profile read:bookings',
     });
   });

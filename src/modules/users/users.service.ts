@@ -3,6 +3,7 @@ import { DomainError, invalidField, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { isValidTimeZone } from '../../lib/time.ts';
 import { hashPassword } from '../../identity/passwords.ts';
+import { passwordWeakness } from '../../identity/password-strength.ts';
 import { AvailabilityScheduleEntity } from '../availability/availability-schedule.entity.ts';
 import { defaultWeeklyHours } from '../availability/schedule.ts';
 import { type Plan, UserEntity } from '../../identity/user.entity.ts';
@@ -24,10 +25,12 @@ export interface NewUser {
   password?: string;
 }
 
-/** Creates a user with the default Monday–Friday 09:00–17:00 schedule in their own time zone. */
+/** Creates a user with the default Monday–Friday 09:00–17:00 schedule in their own time zone; 400 for a guessable password. */
 export async function createUser(em: EntityManager, input: NewUser): Promise<User & { plan: Plan }> {
   if (!isValidTimeZone(input.timezone)) throw invalidField(['timezone'], 'must be an IANA time zone name');
   const email = input.email.trim();
+  const weakness = input.password ? passwordWeakness(input.password, [email, input.name ?? '']) : null;
+  if (weakness) throw invalidField(['password'], weakness);
   const taken = await em.count(UserEntity, { email: { $ilike: email.replace(/[\\%_]/g, '\\$&') } });
   if (taken > 0) throw new DomainError('conflict', `A user with e-mail ${email} already exists.`);
   const id = newId();

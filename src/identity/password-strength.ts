@@ -1,0 +1,47 @@
+import { ZxcvbnFactory } from '@zxcvbn-ts/core';
+import * as commonLanguage from '@zxcvbn-ts/language-common';
+import * as english from '@zxcvbn-ts/language-en';
+
+/**
+ * zxcvbn's score 3 ("safely unguessable", about 10^8 guesses): below it are the common passwords, repeated and
+ * sequential characters, keyboard walks, dates and dictionary words with a digit or two (NIST SP 800-63B §3.1.1.2).
+ */
+const MIN_SCORE = 3;
+
+/**
+ * The estimate's cost grows steeply with length and with characters that read as l33t substitutions (a random
+ * 256-character password took seconds of CPU); these bounds keep the worst case to a fraction of a second. A password
+ * whose first 64 characters are strong is strong.
+ */
+const CHECKED_LENGTH = 64;
+const MAX_L33T_SUBSTITUTIONS = 10;
+
+let estimator: ZxcvbnFactory | undefined;
+
+/** Built on first use: loading the dictionaries takes a moment that processes which never set a password skip. */
+function strengthEstimator(): ZxcvbnFactory {
+  estimator ??= new ZxcvbnFactory({
+    dictionary: { ...commonLanguage.dictionary, ...english.dictionary },
+    graphs: commonLanguage.adjacencyGraphs,
+    translations: english.translations,
+    maxLength: CHECKED_LENGTH,
+    l33tMaxSubstitutions: MAX_L33T_SUBSTITUTIONS,
+  });
+  return estimator;
+}
+
+/**
+ * Why `password` is too easy to guess, as a sentence for the person choosing it, or null when it is strong enough.
+ * `personalInputs` (the account's e-mail, name) and their parts count as known words, so a password made of them is
+ * refused too.
+ */
+export function passwordWeakness(password: string, personalInputs: readonly string[] = []): string | null {
+  const inputs = personalInputs
+    .flatMap((input) => [input, ...input.split('@'), ...input.split(/[^\p{L}\p{N}]+/u)])
+    .filter((word) => word.length > 2);
+  const result = strengthEstimator().check(password, inputs);
+  if (result.score >= MIN_SCORE) return null;
+  const reason = result.feedback.warning ?? 'This password is too easy to guess.';
+  const advice = result.feedback.suggestions.length > 0 ? result.feedback.suggestions : ['Add more words that are less common.'];
+  return `${reason} ${advice.join(' ')}`;
+}
