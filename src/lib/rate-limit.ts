@@ -20,7 +20,8 @@ export interface RateLimitResult {
 
 export interface RateLimiter {
   readonly limit: number;
-  consume(key: string): Promise<RateLimitResult>;
+  /** Counts `points` requests (one by default) at once: all of them are admitted, or none. */
+  consume(key: string, points?: number): Promise<RateLimitResult>;
 }
 
 export type CounterStore = { kind: 'postgres'; pool: Pool } | { kind: 'redis'; client: Redis };
@@ -59,14 +60,14 @@ export function createRateLimiter(options: LimiterOptions): RateLimiter {
   });
   return {
     limit: options.points,
-    async consume(key) {
+    async consume(key, points = 1) {
       try {
-        return toResult(options.points, await shared.consume(key));
+        return toResult(options.points, await shared.consume(key, points));
       } catch (outcome) {
         if (outcome instanceof RateLimiterRes) return toResult(options.points, outcome, true);
         options.onStoreError(outcome);
         try {
-          return toResult(options.points, await fallback.consume(key));
+          return toResult(options.points, await fallback.consume(key, points));
         } catch (fallbackOutcome) {
           if (fallbackOutcome instanceof RateLimiterRes) return toResult(options.points, fallbackOutcome, true);
           throw fallbackOutcome;

@@ -1,6 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { answerToolCall, soleToolCall, type ToolAnswer } from './tool-call.ts';
+import { answerToolCall, refuseInvalidToolCall, soleToolCall, type ToolAnswer } from './tool-call.ts';
 import type { McpTool } from './tools.ts';
 
 const tool = { definition: { name: 'get_me' } } as McpTool;
@@ -41,5 +41,27 @@ describe('answerToolCall', () => {
         throw new Error('connection string postgres://secret@db');
       }),
     ).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32603, message: 'Internal error' } });
+  });
+});
+
+describe('refuseInvalidToolCall', () => {
+  const request = (params: unknown) => ({ jsonrpc: '2.0' as const, id: 9, method: 'tools/call', params }) as Parameters<typeof refuseInvalidToolCall>[0];
+
+  it('answers arguments that are not an object with -32602, the problems listed', () => {
+    for (const args of ['x', [1], 5, null]) {
+      const refusal = refuseInvalidToolCall(request({ name: 'get_me', arguments: args }));
+      expect(refusal).toMatchObject({
+        jsonrpc: '2.0',
+        id: 9,
+        error: { code: -32602, message: expect.stringMatching(/^Invalid params: params\.arguments: /), data: { details: [{ path: ['params', 'arguments'] }] } },
+      });
+      expect(refusal!.error.message).not.toContain('\n');
+    }
+  });
+
+  it('leaves valid tools/call requests and other methods alone', () => {
+    expect(refuseInvalidToolCall(request({ name: 'get_me', arguments: { a: 1 } }))).toBeUndefined();
+    expect(refuseInvalidToolCall(request({ name: 'get_me' }))).toBeUndefined();
+    expect(refuseInvalidToolCall({ jsonrpc: '2.0', id: 1, method: 'prompts/get', params: { arguments: 'x' } })).toBeUndefined();
   });
 });

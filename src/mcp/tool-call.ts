@@ -11,9 +11,12 @@ import {
   type CallToolResult,
   ErrorCode,
   isJSONRPCRequest,
+  type JSONRPCErrorResponse,
   type JSONRPCMessage,
+  type JSONRPCRequest,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
+import { zodIssuesToDetails } from '../lib/error-response.ts';
 import type { McpTool } from './tools.ts';
 
 /** A tool's result, and its structured content's JSON text in parts when it has some. */
@@ -36,6 +39,20 @@ export function soleToolCall(body: unknown, messages: readonly JSONRPCMessage[],
   if (!parsed.success || parsed.data.params.task !== undefined) return undefined;
   const tool = tools.get(parsed.data.params.name);
   return tool ? { id: message.id, tool, args: parsed.data.params.arguments } : undefined;
+}
+
+/**
+ * -32602 Invalid params for a tools/call whose params its schema refuses (arguments that are not an object, a
+ * name that is not a string), the problems listed in the message and as `data.details`. The SDK would answer
+ * -32603 Internal error, zod's report as the message.
+ */
+export function refuseInvalidToolCall(request: JSONRPCRequest): JSONRPCErrorResponse | undefined {
+  if (request.method !== 'tools/call') return undefined;
+  const parsed = CallToolRequestSchema.safeParse(request);
+  if (parsed.success) return undefined;
+  const details = zodIssuesToDetails(parsed.error);
+  const problems = details.map((detail) => `${detail.path.join('.')}: ${detail.message}`).join('; ');
+  return { jsonrpc: '2.0', id: request.id, error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${problems}`, data: { details } } };
 }
 
 /**

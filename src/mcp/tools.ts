@@ -19,6 +19,8 @@ export interface McpTool {
   scope: Scope;
   /** False when the procedure takes no input (`z.void()`): it is called without one, whatever the arguments. */
   takesInput: boolean;
+  /** The procedure's input schema, when it takes one. */
+  input?: z.ZodType;
   /** True when the procedure's output is not an object, so the result is wrapped as `{ result: … }`. */
   wrapsOutput: boolean;
 }
@@ -63,6 +65,7 @@ function toolOf(
     procedureType: procedure._def.type === 'mutation' ? 'mutation' : 'query',
     scope,
     takesInput,
+    ...(takesInput ? { input } : {}),
     wrapsOutput,
     definition: {
       name: snakeCase(openapi.operationId),
