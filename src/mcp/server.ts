@@ -30,8 +30,8 @@ import { type ErrorResponse, errorResponse, toErrorResponse } from '../lib/error
 import { jsonNestsDeeperThan, MAX_INPUT_DEPTH } from '../lib/unsafe-text.ts';
 import { promptDefinitions, renderPrompt } from './prompts.ts';
 import { type JsonRpcAnswer, StatelessJsonTransport, UnreadableJson } from './stateless-transport.ts';
-import { coercedArgumentProblems } from './tool-arguments.ts';
-import { answerToolCall, refuseInvalidToolCall, soleToolCall, type ToolAnswer } from './tool-call.ts';
+import { argumentProblems } from './tool-arguments.ts';
+import { answerToolCall, refuseInvalidParams, soleToolCall, type ToolAnswer } from './tool-call.ts';
 import { type McpTool, toolsOf } from './tools.ts';
 
 export const MCP_PATH = '/mcp';
@@ -142,7 +142,7 @@ export async function registerMcp(app: FastifyInstance, services: AppServices, o
   async function callTool(tool: McpTool, args: unknown, ctx: Context): Promise<ToolAnswer> {
     try {
       const input = tool.takesInput ? (args ?? {}) : undefined;
-      const problems = tool.input ? coercedArgumentProblems(tool.input, input) : [];
+      const problems = tool.input ? argumentProblems(tool.input, input) : [];
       if (problems.length > 0) throw new DomainError('invalid_request', summarizeIssues(problems), problems);
       // By path, as tRPC's caller does in the end, without building a caller proxy per call.
       const value = await callTRPCProcedure({
@@ -239,7 +239,7 @@ async function answerJsonRpc(
   reply.raw.once('close', () => {
     if (!answered) void server.close();
   });
-  const answer = await transport.deliver(checked, request.headers, refuseInvalidToolCall);
+  const answer = await transport.deliver(checked, request.headers, refuseInvalidParams);
   answered = true;
   if (answer) writeAnswer(reply, answer);
 }

@@ -10,12 +10,18 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
+  GetPromptRequestSchema,
+  InitializeRequestSchema,
   isJSONRPCRequest,
   type JSONRPCErrorResponse,
   type JSONRPCMessage,
   type JSONRPCRequest,
+  ListPromptsRequestSchema,
+  ListToolsRequestSchema,
+  PingRequestSchema,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
 import { zodIssuesToDetails } from '../lib/error-response.ts';
 import type { McpTool } from './tools.ts';
 
@@ -41,15 +47,24 @@ export function soleToolCall(body: unknown, messages: readonly JSONRPCMessage[],
   return tool ? { id: message.id, tool, args: parsed.data.params.arguments } : undefined;
 }
 
+/** The schemas of the requests the server answers, by method. */
+const REQUEST_SCHEMAS: ReadonlyMap<string, z.ZodType> = new Map<string, z.ZodType>([
+  ['initialize', InitializeRequestSchema],
+  ['ping', PingRequestSchema],
+  ['tools/list', ListToolsRequestSchema],
+  ['tools/call', CallToolRequestSchema],
+  ['prompts/list', ListPromptsRequestSchema],
+  ['prompts/get', GetPromptRequestSchema],
+]);
+
 /**
- * -32602 Invalid params for a tools/call whose params its schema refuses (arguments that are not an object, a
- * name that is not a string), the problems listed in the message and as `data.details`. The SDK would answer
- * -32603 Internal error, zod's report as the message.
+ * -32602 Invalid params for a request whose params its method's schema refuses (tool arguments that are not an
+ * object, a tool name that is not a string, …), the problems listed in the message and as `data.details`. The SDK
+ * would answer -32603 Internal error, zod's report as the message.
  */
-export function refuseInvalidToolCall(request: JSONRPCRequest): JSONRPCErrorResponse | undefined {
-  if (request.method !== 'tools/call') return undefined;
-  const parsed = CallToolRequestSchema.safeParse(request);
-  if (parsed.success) return undefined;
+export function refuseInvalidParams(request: JSONRPCRequest): JSONRPCErrorResponse | undefined {
+  const parsed = REQUEST_SCHEMAS.get(request.method)?.safeParse(request);
+  if (!parsed || parsed.success) return undefined;
   const details = zodIssuesToDetails(parsed.error);
   const problems = details.map((detail) => `${detail.path.join('.')}: ${detail.message}`).join('; ');
   return { jsonrpc: '2.0', id: request.id, error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${problems}`, data: { details } } };

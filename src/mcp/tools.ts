@@ -71,7 +71,8 @@ function toolOf(
       name: snakeCase(openapi.operationId),
       title: openapi.summary ?? openapi.operationId,
       description: describeTool(openapi, scope, inputSchema, wrapsOutput),
-      inputSchema: (takesInput ? inputSchema : { type: 'object', properties: {} }) as Tool['inputSchema'],
+      // Names that are not arguments are refused, as REST refuses unknown parameters (src/mcp/tool-arguments.ts).
+      inputSchema: (takesInput ? { additionalProperties: false, ...inputSchema } : { type: 'object', properties: {} }) as Tool['inputSchema'],
       ...(outputSchema ? { outputSchema: outputSchema as Tool['outputSchema'] } : {}),
       annotations: {
         title: openapi.summary ?? openapi.operationId,

@@ -138,7 +138,7 @@ describe('MCP transport: protocol revisions, JSON-RPC errors, origins, the share
     expect(third).toEqual(invalidParams(3));
   });
 
-  it('answers NUL in tool arguments with a tool error, and refuses numbers that are not JSON numbers, as REST does', async () => {
+  it('answers NUL in tool arguments with a tool error, and refuses numbers that are not JSON numbers and unknown names, as REST does', async () => {
     const callWith = async (args: Record<string, unknown>) => {
       const someone = await createUserWithToken(t.em());
       const res = await post(someone.token, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_bookings', arguments: args } });
@@ -154,6 +154,9 @@ describe('MCP transport: protocol revisions, JSON-RPC errors, origins, the share
       expect(JSON.parse(refused.content[0]!.text)).toMatchObject({ title: 'Bad Request', details: [{ code: 'invalid_type', path: ['limit'] }] });
     }
     expect((await callWith({ limit: 10 })).structuredContent).toEqual({ data: [], nextCursor: null });
+    const unknown = await callWith({ limit: 10, evil: 1 });
+    expect(unknown.isError).toBe(true);
+    expect(JSON.parse(unknown.content[0]!.text)).toMatchObject({ details: [{ code: 'unrecognized_keys', path: ['evil'] }] });
   });
 
   it('refuses a body that is not JSON as the SDK did (415), before reading it as JSON-RPC', async () => {
