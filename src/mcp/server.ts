@@ -176,7 +176,7 @@ export async function registerMcp(app: FastifyInstance, services: AppServices, o
  * What a POST counts against the token's budget: each request of it (a batch of 100 tool calls is 100 calls), and
  * at least one (a POST of notifications alone, or one refused before any message was read).
  */
-export function callsIn(checked: JsonRpcAnswer | readonly JSONRPCMessage[]): number {
+function callsIn(checked: JsonRpcAnswer | readonly JSONRPCMessage[]): number {
   return Array.isArray(checked) ? Math.max(1, checked.filter(isJSONRPCRequest).length) : 1;
 }
 

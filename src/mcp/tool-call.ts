@@ -4,7 +4,7 @@
  * the SDK answers). What it saves per call: building and connecting a Server, the second parse of the request,
  * the parse of our own result against the result schema, and a second serialization of the structured content,
  * which is spliced in as the text the tool already wrote (bench: MCP over REST CPU on large answers).
- * Anything else (batches, other methods, a task, an unknown tool, a request the schema refuses) goes to the SDK.
+ * Anything else (batches, other methods, a task, an unknown tool, a request the schema refuses) goes the SDK's way.
  */
 import {
   CallToolRequestSchema,
