@@ -27,7 +27,7 @@ import { serializeRequestForLog } from './http/request-log.ts';
 import { registerRequestDeadline, requestDeadline } from './http/request-deadline.ts';
 import { registerLandingPage } from './http/landing-page.ts';
 import { registerWebApp } from './http/web-app.ts';
-import { registerMcp } from './mcp/server.ts';
+import { MCP_PATH, registerMcp } from './mcp/server.ts';
 import { managedBookingCalendar } from './modules/public-booking/managed-booking.service.ts';
 import { API_REFERENCE_CLIENT_ID, API_REFERENCE_REDIRECT_PATH, ensureApiReferenceClient } from './oauth/api-reference-client.ts';
 import { oauthRoutes } from './oauth/routes.ts';
@@ -158,7 +158,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerErrorResponses(fastify);
   const draining = registerDraining(fastify);
   registerJsonBodyParser(fastify);
-  registerTextGuard(fastify, [REST_BASE_PATH, TRPC_BASE_PATH]);
+  registerTextGuard(fastify, [REST_BASE_PATH, TRPC_BASE_PATH, MCP_PATH]);
   registerRequestDeadline(fastify, timeouts.handlerMs);
   registerHealth(fastify, orm, counterStore.store, draining);
   await ensureApiReferenceClient(orm.em.fork(), env.SITE_URL);

@@ -23,7 +23,7 @@ export interface RequestInfo {
    * validation runs, after authentication and the scope check, like every other input error.
    */
   inputProblems?: ErrorDetail[];
-  /** The door counted this request against the token's budget already (/mcp counts HTTP requests, not tool calls). */
+  /** The door counted this request against the token's budget already (/mcp counts every call of a batch at once). */
   rateLimitCounted?: boolean;
   /** Aborted when the request's deadline passes and it has been answered 503 (src/http/request-deadline.ts). */
   deadline?: AbortSignal;

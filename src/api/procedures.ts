@@ -58,27 +58,31 @@ function refuseRepeatedFailures(ctx: Context, retryAfterSec: number | null): voi
   );
 }
 
-/** Counts the request against `limiter`, sets the X-RateLimit-* headers, and refuses it with 429 when over budget. */
-async function enforceRateLimit(ctx: Context, limiter: RateLimiter, key: string, subject: string): Promise<void> {
-  const result = await limiter.consume(key);
+/**
+ * Counts `calls` requests against `limiter` (all admitted or none), sets the X-RateLimit-* headers, and refuses
+ * them with 429 when over budget.
+ */
+async function enforceRateLimit(ctx: Context, limiter: RateLimiter, key: string, subject: string, calls = 1): Promise<void> {
+  const result = await limiter.consume(key, calls);
   Object.assign(ctx.response.headers, rateLimitHeaders(result));
   if (!result.allowed) {
     ctx.response.headers['Cache-Control'] = 'no-store';
+    const counted = calls > 1 ? ` (this request counts as ${calls} calls)` : '';
     throw new DomainError(
       'rate_limited',
-      `Rate limit of ${result.limit} requests per minute exceeded for this ${subject}. Retry after ${result.retryAfter} seconds.`,
+      `Rate limit of ${result.limit} requests per minute exceeded for this ${subject}${counted}. Retry after ${result.retryAfter} seconds.`,
     );
   }
 }
 
 /**
- * Counts the request against its credential's budget (one per token across /api/v2, /trpc and /mcp), with the
- * X-RateLimit-* headers in `ctx.response.headers`; 429 over budget.
+ * Counts the request (`calls` calls for a batch) against its credential's budget (one per token across /api/v2,
+ * /trpc and /mcp), with the X-RateLimit-* headers in `ctx.response.headers`; 429 over budget.
  */
-export async function countAgainstTokenBudget(ctx: Context, principal: Principal): Promise<void> {
+export async function countAgainstTokenBudget(ctx: Context, principal: Principal, calls = 1): Promise<void> {
   const { credential } = principal;
   const subject = credential.kind === 'session' ? 'session' : 'token';
-  await enforceRateLimit(ctx, ctx.apiRateLimiter, `${credential.kind}:${credential.id}`, subject);
+  await enforceRateLimit(ctx, ctx.apiRateLimiter, `${credential.kind}:${credential.id}`, subject, calls);
 }
 
 /** 403 with an `insufficient_scope` challenge (the scope to step up to) when the principal lacks `scope`. */

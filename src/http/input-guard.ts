@@ -25,7 +25,7 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
 /**
  * Text PostgreSQL cannot store (NUL, unpaired surrogates) in the path, query or body of the routes outside the
  * API procedures (OAuth endpoints, sign-in, the booking page) is refused before their handlers run; each
- * surface's error handler words the 400 its own way (OAuth: `invalid_request`). Procedure inputs (/api/v2,
+ * surface's error handler words the 400 its own way (OAuth: `invalid_request`). Procedure inputs (/api/v2, /mcp,
  * /trpc) are checked by the procedures themselves, which see them decoded (superjson included).
  */
 export function registerTextGuard(app: FastifyInstance, procedurePrefixes: string[]): void {

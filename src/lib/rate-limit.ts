@@ -21,7 +21,8 @@ export interface RateLimitResult {
 
 export interface RateLimiter {
   readonly limit: number;
-  consume(key: string): Promise<RateLimitResult>;
+  /** Counts `points` requests (one by default) at once: all of them are admitted, or none. */
+  consume(key: string, points?: number): Promise<RateLimitResult>;
 }
 
 /**
@@ -74,19 +75,25 @@ export function fallbackShare(points: number, instances: number): number {
 export function createRateLimiter(options: LimiterOptions): RateLimiter {
   const { store } = options;
   const shared = createStoreLimiter(options);
-  const consumeShared = store.kind === 'redis' ? (key: string) => answeredByRedis(store, shared.consume(key)) : (key: string) => shared.consume(key);
+  const consumeShared =
+    store.kind === 'redis'
+      ? (key: string, points: number) => answeredByRedis(store, shared.consume(key, points))
+      : (key: string, points: number) => shared.consume(key, points);
   const fallbackPoints = fallbackShare(options.points, store.instances);
   const fallback = new RateLimiterMemory({ keyPrefix: options.keyPrefix, points: fallbackPoints, duration: options.durationSec });
   return {
     limit: options.points,
-    async consume(key) {
+    async consume(key, points = 1) {
       try {
-        return toResult(options.points, await consumeShared(key));
+        return toResult(options.points, await consumeShared(key, points));
       } catch (outcome) {
-        if (outcome instanceof RateLimiterRes) return toResult(options.points, outcome, true);
+        if (outcome instanceof RateLimiterRes) {
+          const refused = toResult(options.points, outcome, true);
+          return points > 1 ? { ...refused, remaining: await giveBack(shared, key, points, outcome) } : refused;
+        }
         options.onStoreError(outcome);
         try {
-          return toResult(options.points, await fallback.consume(key));
+          return toResult(options.points, await fallback.consume(key, points));
         } catch (fallbackOutcome) {
           if (fallbackOutcome instanceof RateLimiterRes) return toResult(options.points, fallbackOutcome, true);
           throw fallbackOutcome;
@@ -94,6 +101,19 @@ export function createRateLimiter(options: LimiterOptions): RateLimiter {
       }
     },
   };
+}
+
+/**
+ * A refused batch runs none of its calls, so it must not use up what was left for single calls either: its points
+ * are taken back, and the answer says what is left. A store that fails to take them back leaves the window strict.
+ */
+async function giveBack(shared: RateLimiterAbstract, key: string, points: number, refusal: RateLimiterRes): Promise<number> {
+  try {
+    await shared.reward(key, points);
+    return Math.max(0, shared.points - (refusal.consumedPoints - points));
+  } catch {
+    return 0;
+  }
 }
 
 function createStoreLimiter(options: LimiterOptions): RateLimiterAbstract {

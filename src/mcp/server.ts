@@ -2,9 +2,9 @@
  * The MCP server at /mcp (Streamable HTTP, the official SDK's server in its stateless mode: a new server and
  * transport per request, plain JSON answers), so any instance answers any request. The transport is ours
  * (stateless-transport.ts): the SDK's checks and answers on the request Fastify already parsed, without the SDK's
- * Node-to-Fetch conversion. The door checks the Origin, authenticates the bearer token for /mcp, counts the request
- * against the token's budget and checks a tool call's scope before the JSON-RPC handling; each tool runs its
- * procedure by path, with the same middleware as REST.
+ * Node-to-Fetch conversion. The door checks the Origin, authenticates the bearer token for /mcp, counts every call
+ * of the POST against the token's budget (all of a batch, before any of it runs) and checks each tool call's scope
+ * before the JSON-RPC handling; each tool runs its procedure by path, with the same middleware as REST.
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { callTRPCProcedure } from '@trpc/server';
@@ -14,6 +14,8 @@ import {
   CallToolRequestSchema,
   ErrorCode,
   GetPromptRequestSchema,
+  isJSONRPCRequest,
+  type JSONRPCMessage,
   ListPromptsRequestSchema,
   ListToolsRequestSchema,
   McpError,
@@ -23,11 +25,13 @@ import { type AppServices, type Context, createContextInner } from '../api/conte
 import { authenticateRequest, checkScope, countAgainstTokenBudget } from '../api/procedures.ts';
 import { appRouter } from '../api/root.ts';
 import { mcpAllowedOrigins } from '../config/env.ts';
-import { DomainError } from '../lib/errors.ts';
+import { DomainError, summarizeIssues } from '../lib/errors.ts';
 import { type ErrorResponse, errorResponse, toErrorResponse } from '../lib/error-response.ts';
+import { jsonNestsDeeperThan, MAX_INPUT_DEPTH } from '../lib/unsafe-text.ts';
 import { promptDefinitions, renderPrompt } from './prompts.ts';
-import { type JsonRpcAnswer, StatelessJsonTransport } from './stateless-transport.ts';
-import { answerToolCall, soleToolCall, type ToolAnswer } from './tool-call.ts';
+import { type JsonRpcAnswer, StatelessJsonTransport, UnreadableJson } from './stateless-transport.ts';
+import { argumentProblems } from './tool-arguments.ts';
+import { answerToolCall, refuseInvalidParams, soleToolCall, type ToolAnswer } from './tool-call.ts';
 import { type McpTool, toolsOf } from './tools.ts';
 
 export const MCP_PATH = '/mcp';
@@ -88,32 +92,41 @@ export async function registerMcp(app: FastifyInstance, services: AppServices, o
       .send();
   });
 
-  app.post(MCP_PATH, async (request, reply) => {
-    reply.header('Cache-Control', 'no-store');
-    const refused = refuseForeignOrigin(request, reply);
-    if (refused) return refused;
-    const ctx = contextFor(request);
-    try {
-      const principal = await authenticateRequest(ctx);
-      await countAgainstTokenBudget(ctx, principal);
-      for (const tool of calledTools(request.body, toolsByName)) checkScope(ctx, principal, tool.scope);
-      reply.headers(ctx.response.headers);
-      // The first tool call runs in the context the door authenticated in; any other call of a batch gets one of
-      // its own (an EntityManager serves one call at a time).
-      let unused: Context | undefined = ctx;
-      const contextForCall = () => {
-        const callContext = unused ?? contextFor(request);
-        unused = undefined;
-        // The HTTP request was counted once already, with this principal.
-        callContext.principal = principal;
-        callContext.request.rateLimitCounted = true;
-        return callContext;
-      };
-      await answerJsonRpc(request, reply, tools, toolsByName, (tool, args) => callTool(tool, args, contextForCall()));
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      return send(reply, { ...toErrorResponse(error), headers: ctx.response.headers });
-    }
+  await app.register(async (scope) => {
+    readJsonRpcBodies(scope);
+    scope.post(MCP_PATH, async (request, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      const refused = refuseForeignOrigin(request, reply);
+      if (refused) return refused;
+      const ctx = contextFor(request);
+      try {
+        const principal = await authenticateRequest(ctx);
+        const transport = new StatelessJsonTransport();
+        const checked = transport.check({
+          headers: request.headers,
+          contentType: request.raw.headersDistinct['content-type']?.join(', '),
+          body: request.body,
+        });
+        await countAgainstTokenBudget(ctx, principal, callsIn(checked));
+        for (const tool of calledTools(request.body, toolsByName)) checkScope(ctx, principal, tool.scope);
+        reply.headers(ctx.response.headers);
+        // The first tool call runs in the context the door authenticated in; any other call of a batch gets one of
+        // its own (an EntityManager serves one call at a time).
+        let unused: Context | undefined = ctx;
+        const contextForCall = () => {
+          const callContext = unused ?? contextFor(request);
+          unused = undefined;
+          // Every call of the POST was counted already, with this principal.
+          callContext.principal = principal;
+          callContext.request.rateLimitCounted = true;
+          return callContext;
+        };
+        await answerJsonRpc(request, reply, transport, checked, tools, toolsByName, (tool, args) => callTool(tool, args, contextForCall()));
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        return send(reply, { ...toErrorResponse(error), headers: ctx.response.headers });
+      }
+    });
   });
 
   // Stateless: no server-initiated stream (GET) and no session to end (DELETE).
@@ -129,6 +142,8 @@ export async function registerMcp(app: FastifyInstance, services: AppServices, o
   async function callTool(tool: McpTool, args: unknown, ctx: Context): Promise<ToolAnswer> {
     try {
       const input = tool.takesInput ? (args ?? {}) : undefined;
+      const problems = tool.input ? argumentProblems(tool.input, input) : [];
+      if (problems.length > 0) throw new DomainError('invalid_request', summarizeIssues(problems), problems);
       // By path, as tRPC's caller does in the end, without building a caller proxy per call.
       const value = await callTRPCProcedure({
         router: appRouter,
@@ -157,6 +172,42 @@ export async function registerMcp(app: FastifyInstance, services: AppServices, o
   }
 }
 
+/**
+ * What a POST counts against the token's budget: each request of it (a batch of 100 tool calls is 100 calls), and
+ * at least one (a POST of notifications alone, or one refused before any message was read).
+ */
+function callsIn(checked: JsonRpcAnswer | readonly JSONRPCMessage[]): number {
+  return Array.isArray(checked) ? Math.max(1, checked.filter(isJSONRPCRequest).length) : 1;
+}
+
+/**
+ * JSON bodies at /mcp: what the API's JSON parser refuses (broken JSON, `__proto__` keys, absurd nesting) is kept as
+ * the JSON-RPC error to answer once the caller is authenticated, not answered in the REST error shape. A body of
+ * another media type is read and dropped: the transport answers 415 as the SDK does.
+ */
+function readJsonRpcBodies(scope: FastifyInstance): void {
+  const parse = scope.getDefaultJsonParser('error', 'error');
+  scope.removeContentTypeParser('application/json');
+  scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body as string;
+    if (jsonNestsDeeperThan(text, MAX_INPUT_DEPTH)) {
+      return done(null, new UnreadableJson(ErrorCode.InvalidRequest, `Invalid Request: the JSON nests deeper than ${MAX_INPUT_DEPTH} levels`));
+    }
+    return parse(request, text, (error, value) => done(null, error ? unreadableJson(text) : value));
+  });
+  scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => done(null, undefined));
+}
+
+/** Why the API's JSON parser refused `text`: not JSON at all, or a key it refuses. */
+function unreadableJson(text: string): UnreadableJson {
+  try {
+    JSON.parse(text);
+  } catch {
+    return new UnreadableJson(ErrorCode.ParseError, 'Parse error: Invalid JSON');
+  }
+  return new UnreadableJson(ErrorCode.InvalidRequest, 'Invalid Request: keys named __proto__ (or constructor.prototype) are not accepted');
+}
+
 /** The tools a JSON-RPC message (or batch) calls, for the scope check before dispatching. */
 function calledTools(body: unknown, toolsByName: ReadonlyMap<string, McpTool>): McpTool[] {
   const messages = Array.isArray(body) ? body : [body];
@@ -170,16 +221,12 @@ function calledTools(body: unknown, toolsByName: ReadonlyMap<string, McpTool>): 
 async function answerJsonRpc(
   request: FastifyRequest,
   reply: FastifyReply,
+  transport: StatelessJsonTransport,
+  checked: JsonRpcAnswer | JSONRPCMessage[],
   tools: readonly McpTool[],
   toolsByName: ReadonlyMap<string, McpTool>,
   call: (tool: McpTool, args: unknown) => Promise<ToolAnswer>,
 ): Promise<void> {
-  const transport = new StatelessJsonTransport();
-  const checked = transport.check({
-    headers: request.headers,
-    contentType: request.raw.headersDistinct['content-type']?.join(', '),
-    body: request.body,
-  });
   // Answered on the raw response, as the SDK's transport did: Fastify's onSend hooks never ran for an MCP answer.
   reply.hijack();
   if (!Array.isArray(checked)) return writeAnswer(reply, checked);
@@ -192,7 +239,7 @@ async function answerJsonRpc(
   reply.raw.once('close', () => {
     if (!answered) void server.close();
   });
-  const answer = await transport.deliver(checked, request.headers);
+  const answer = await transport.deliver(checked, request.headers, refuseInvalidParams);
   answered = true;
   if (answer) writeAnswer(reply, answer);
 }

@@ -5,7 +5,9 @@
  * close builds an Error with a stack trace: more CPU per tool call than the rest of the JSON-RPC handling
  * (bench `--only=me`). The checks and answers below are those of the SDK 1.32's
  * `WebStandardStreamableHTTPServerTransport.handlePostRequest` and `send` in that mode, in the same order, with
- * the SDK's own schemas and messages; test/mcp/mcp-transport.test.ts pins them.
+ * the SDK's own schemas and messages; test/mcp/mcp-transport.test.ts pins them. Stricter than the SDK, as JSON-RPC
+ * 2.0 asks: an empty batch is an Invalid Request (the SDK answers 202), and so is JSON the body parser would not
+ * take (`__proto__` keys, absurd nesting).
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { MAX_BATCH_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
@@ -15,9 +17,11 @@ import {
   isInitializeRequest,
   isJSONRPCErrorResponse,
   isJSONRPCRequest,
+  type JSONRPCErrorResponse,
   isJSONRPCResultResponse,
   type JSONRPCMessage,
   JSONRPCMessageSchema,
+  type JSONRPCRequest,
   type MessageExtraInfo,
   type RequestId,
   SUPPORTED_PROTOCOL_VERSIONS,
@@ -28,6 +32,17 @@ export interface JsonRpcAnswer {
   status: number;
   /** The JSON text, in parts to be written in order (src/mcp/tool-call.ts splices a tool's serialized result in). */
   body?: readonly string[];
+}
+
+/** A body the /mcp parser could not take: the JSON-RPC error to answer once the caller is authenticated. */
+export class UnreadableJson {
+  readonly code: number;
+  readonly message: string;
+
+  constructor(code: number, message: string) {
+    this.code = code;
+    this.message = message;
+  }
 }
 
 /** The request as the transport needs it: Node's headers (with `content-type` as sent, see below) and the parsed body. */
@@ -75,10 +90,12 @@ export class StatelessJsonTransport implements Transport {
     }
     // Fastify parses every application/json body before the handler; without one the SDK found nothing to parse.
     if (post.body === undefined) return this.#refuse(400, -32700, 'Parse error: Invalid JSON');
+    if (post.body instanceof UnreadableJson) return this.#refuse(400, post.body.code, post.body.message);
     const raw = post.body;
     if (Array.isArray(raw) && raw.length > MAX_BATCH_SIZE) {
       return this.#refuse(400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages`);
     }
+    if (Array.isArray(raw) && raw.length === 0) return this.#refuse(400, -32600, 'Invalid Request: Batch must not be empty');
     let messages: JSONRPCMessage[];
     try {
       messages = Array.isArray(raw) ? raw.map((message) => JSONRPCMessageSchema.parse(message)) : [JSONRPCMessageSchema.parse(raw)];
@@ -99,9 +116,14 @@ export class StatelessJsonTransport implements Transport {
 
   /**
    * Hands the checked messages to the connected server: 202 at once when there is no request among them,
-   * otherwise the JSON-RPC answer once every request has its response; undefined if closed first.
+   * otherwise the JSON-RPC answer once every request has its response; undefined if closed first. A request
+   * `refuse` answers (with an error response) is answered so, without reaching the server.
    */
-  deliver(messages: readonly JSONRPCMessage[], headers: IncomingHttpHeaders): Promise<JsonRpcAnswer | undefined> {
+  deliver(
+    messages: readonly JSONRPCMessage[],
+    headers: IncomingHttpHeaders,
+    refuse: (request: JSONRPCRequest) => JSONRPCErrorResponse | undefined = () => undefined,
+  ): Promise<JsonRpcAnswer | undefined> {
     try {
       const extra: MessageExtraInfo = { requestInfo: { headers } };
       if (!messages.some(isJSONRPCRequest)) {
@@ -111,7 +133,11 @@ export class StatelessJsonTransport implements Transport {
       return new Promise((resolve) => {
         this.#settle = resolve;
         for (const message of messages) if (isJSONRPCRequest(message)) this.#pending.set(message.id, undefined);
-        for (const message of messages) this.onmessage?.(message, extra);
+        for (const message of messages) {
+          const refusal = isJSONRPCRequest(message) ? refuse(message) : undefined;
+          if (refusal) this.#respond((message as JSONRPCRequest).id, refusal);
+          else this.onmessage?.(message, extra);
+        }
       });
     } catch (error) {
       this.onerror?.(error as Error);
@@ -129,7 +155,11 @@ export class StatelessJsonTransport implements Transport {
     }
     if (!this.#pending.has(requestId)) throw new Error(`No connection established for request ID: ${String(requestId)}`);
     // Notifications about a request (progress, logging) have no place in a JSON answer.
-    if (!isResponse) return;
+    if (isResponse) this.#respond(requestId, message);
+  }
+
+  /** Records the response to a request of this POST; the answer is settled once every request has one. */
+  #respond(requestId: RequestId, message: JSONRPCMessage): void {
     this.#pending.set(requestId, message);
     const responses = [...this.#pending.values()];
     if (responses.some((response) => response === undefined)) return;

@@ -1,6 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { answerToolCall, soleToolCall, type ToolAnswer } from './tool-call.ts';
+import { answerToolCall, refuseInvalidParams, soleToolCall, type ToolAnswer } from './tool-call.ts';
 import type { McpTool } from './tools.ts';
 
 const tool = { definition: { name: 'get_me' } } as McpTool;
@@ -41,5 +41,34 @@ describe('answerToolCall', () => {
         throw new Error('connection string postgres://secret@db');
       }),
     ).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32603, message: 'Internal error' } });
+  });
+});
+
+describe('refuseInvalidParams', () => {
+  const request = (params: unknown) => ({ jsonrpc: '2.0' as const, id: 9, method: 'tools/call', params }) as Parameters<typeof refuseInvalidParams>[0];
+
+  it('answers arguments that are not an object with -32602, the problems listed', () => {
+    for (const args of ['x', [1], 5, null]) {
+      const refusal = refuseInvalidParams(request({ name: 'get_me', arguments: args }));
+      expect(refusal).toMatchObject({
+        jsonrpc: '2.0',
+        id: 9,
+        error: { code: -32602, message: expect.stringMatching(/^Invalid params: params\.arguments: /), data: { details: [{ path: ['params', 'arguments'] }] } },
+      });
+      expect(refusal!.error.message).not.toContain('\n');
+    }
+  });
+
+  it('answers other methods\' malformed params alike, and leaves valid requests and unknown methods alone', () => {
+    expect(refuseInvalidParams({ jsonrpc: '2.0', id: 1, method: 'prompts/get', params: { name: 'p', arguments: 'x' } })).toMatchObject({
+      error: { code: -32602, message: expect.stringMatching(/^Invalid params: params\.arguments: /) },
+    });
+    expect(refuseInvalidParams({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 5 } })).toMatchObject({
+      error: { code: -32602 },
+    });
+    expect(refuseInvalidParams(request({ name: 'get_me', arguments: { a: 1 } }))).toBeUndefined();
+    expect(refuseInvalidParams(request({ name: 'get_me' }))).toBeUndefined();
+    expect(refuseInvalidParams({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).toBeUndefined();
+    expect(refuseInvalidParams({ jsonrpc: '2.0', id: 1, method: 'resources/list', params: { x: 1 } })).toBeUndefined();
   });
 });

@@ -4,16 +4,25 @@
  * the SDK answers). What it saves per call: building and connecting a Server, the second parse of the request,
  * the parse of our own result against the result schema, and a second serialization of the structured content,
  * which is spliced in as the text the tool already wrote (bench: MCP over REST CPU on large answers).
- * Anything else (batches, other methods, a task, an unknown tool, a request the schema refuses) goes to the SDK.
+ * Anything else (batches, other methods, a task, an unknown tool, a request the schema refuses) goes the SDK's way.
  */
 import {
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
+  GetPromptRequestSchema,
+  InitializeRequestSchema,
   isJSONRPCRequest,
+  type JSONRPCErrorResponse,
   type JSONRPCMessage,
+  type JSONRPCRequest,
+  ListPromptsRequestSchema,
+  ListToolsRequestSchema,
+  PingRequestSchema,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import { zodIssuesToDetails } from '../lib/error-response.ts';
 import type { McpTool } from './tools.ts';
 
 /** A tool's result, and its structured content's JSON text in parts when it has some. */
@@ -36,6 +45,29 @@ export function soleToolCall(body: unknown, messages: readonly JSONRPCMessage[],
   if (!parsed.success || parsed.data.params.task !== undefined) return undefined;
   const tool = tools.get(parsed.data.params.name);
   return tool ? { id: message.id, tool, args: parsed.data.params.arguments } : undefined;
+}
+
+/** The schemas of the requests the server answers, by method. */
+const REQUEST_SCHEMAS: ReadonlyMap<string, z.ZodType> = new Map<string, z.ZodType>([
+  ['initialize', InitializeRequestSchema],
+  ['ping', PingRequestSchema],
+  ['tools/list', ListToolsRequestSchema],
+  ['tools/call', CallToolRequestSchema],
+  ['prompts/list', ListPromptsRequestSchema],
+  ['prompts/get', GetPromptRequestSchema],
+]);
+
+/**
+ * -32602 Invalid params for a request whose params its method's schema refuses (tool arguments that are not an
+ * object, a tool name that is not a string, …), the problems listed in the message and as `data.details`. The SDK
+ * would answer -32603 Internal error, zod's report as the message.
+ */
+export function refuseInvalidParams(request: JSONRPCRequest): JSONRPCErrorResponse | undefined {
+  const parsed = REQUEST_SCHEMAS.get(request.method)?.safeParse(request);
+  if (!parsed || parsed.success) return undefined;
+  const details = zodIssuesToDetails(parsed.error);
+  const problems = details.map((detail) => `${detail.path.join('.')}: ${detail.message}`).join('; ');
+  return { jsonrpc: '2.0', id: request.id, error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${problems}`, data: { details } } };
 }
 
 /**

@@ -43,7 +43,7 @@ describe('toolsOf', () => {
   });
 
   it('puts a schema registered under an id at the root as an object, and writes the scope literally', () => {
-    expect(put?.definition.inputSchema).toMatchObject({ type: 'object', required: ['id', 'count'] });
+    expect(put?.definition.inputSchema).toMatchObject({ type: 'object', required: ['id', 'count'], additionalProperties: false });
     expect(put?.definition.inputSchema).not.toHaveProperty('$ref');
     expect(put?.definition.outputSchema).toMatchObject({ type: 'object' });
     expect(put?.definition.description).toMatch(/Requires scope write:bookings\.$/);

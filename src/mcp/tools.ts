@@ -19,6 +19,8 @@ export interface McpTool {
   scope: Scope;
   /** False when the procedure takes no input (`z.void()`): it is called without one, whatever the arguments. */
   takesInput: boolean;
+  /** The procedure's input schema, when it takes one. */
+  input?: z.ZodType;
   /** True when the procedure's output is not an object, so the result is wrapped as `{ result: … }`. */
   wrapsOutput: boolean;
 }
@@ -63,12 +65,14 @@ function toolOf(
     procedureType: procedure._def.type === 'mutation' ? 'mutation' : 'query',
     scope,
     takesInput,
+    ...(takesInput ? { input } : {}),
     wrapsOutput,
     definition: {
       name: snakeCase(openapi.operationId),
       title: openapi.summary ?? openapi.operationId,
       description: describeTool(openapi, scope, inputSchema, wrapsOutput),
-      inputSchema: (takesInput ? inputSchema : { type: 'object', properties: {} }) as Tool['inputSchema'],
+      // Names that are not arguments are refused, as REST refuses unknown parameters (src/mcp/tool-arguments.ts).
+      inputSchema: (takesInput ? { additionalProperties: false, ...inputSchema } : { type: 'object', properties: {} }) as Tool['inputSchema'],
       ...(outputSchema ? { outputSchema: outputSchema as Tool['outputSchema'] } : {}),
       annotations: {
         title: openapi.summary ?? openapi.operationId,

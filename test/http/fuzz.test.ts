@@ -11,10 +11,13 @@ import { createUserWithToken, type TestUser } from '../helpers/factories.ts';
  * parameter's schema with hostile values mixed in (wrong types, NUL, lone surrogates, bad percent-encoding, huge
  * strings, deep nesting, non-object bodies, unknown fields, wrong methods), sent with a Team token holding every
  * scope. Never a 5xx; every error is the spec's `{title, message, details?}`. Bounded: RUNS_PER_OPERATION requests
- * per operation. On failure fast-check reports the seed and the shrunk request; FUZZ_SEED=<seed> replays it.
+ * per operation. The MCP tools get the same treatment through /mcp, their arguments built from each tool's input
+ * schema (RUNS_PER_TOOL calls per tool): never a 5xx, every answer JSON-RPC, every tool error the spec's body. On
+ * failure fast-check reports the seed and the shrunk request; FUZZ_SEED=<seed> replays it.
  */
 
 const RUNS_PER_OPERATION = 60;
+const RUNS_PER_TOOL = 10;
 /** FUZZ_SURVEY=1 runs every operation to the end and lists each kind of failure instead of stopping at the first. */
 const survey = process.env.FUZZ_SURVEY ? new Map<string, string>() : undefined;
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Date.now() ^ (Math.random() * 0x7fffffff);
@@ -150,7 +153,7 @@ function hostileVariant(doc: OpenApiDocument, schema: Schema | undefined): fc.Ar
       arbitrary: fc
         .tuple(
           plausible(doc, resolved),
-          fc.oneof(fc.subarray(fields, { maxLength: 1 }), fc.subarray(fields)),
+          fc.oneof(fc.subarray(fields, { maxLength: Math.min(1, fields.length) }), fc.subarray(fields)),
           fc.array(hostileValue, { minLength: fields.length, maxLength: fields.length }),
           fc.option(fc.dictionary(fc.constantFrom('unknownField', '__proto__', 'constructor', 'id', 'userId'), hostileValue, { maxKeys: 2 }), {
             nil: {},
@@ -319,6 +322,63 @@ function expectSpecError(request: HostileRequest, answer: Answer): void {
   if (answer.status === 400) expect(Array.isArray(body.details), where).toBe(true);
 }
 
+interface McpTool {
+  name: string;
+  inputSchema: Schema & { $defs?: Record<string, Schema> };
+}
+
+/** A tools/call of `tool` with arguments built from its input schema, hostile ones mixed in, alone or in a batch. */
+function toolCallFor(tool: McpTool): fc.Arbitrary<HostileRequest> {
+  // The tool's own `$defs` play the part of the document's components for `resolve`.
+  const doc: OpenApiDocument = { paths: {}, components: { schemas: tool.inputSchema.$defs ?? {} } };
+  const args = fc.oneof(
+    { weight: 3, arbitrary: hostileVariant(doc, tool.inputSchema) },
+    { weight: 1, arbitrary: plausible(doc, tool.inputSchema) },
+  );
+  return fc.tuple(args, fc.boolean()).map(([value, inBatch]) => {
+    const message = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":${JSON.stringify(tool.name)},"arguments":${toJson(value)}}}`;
+    const request: HostileRequest = {
+      method: 'POST',
+      path: '/mcp',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: inBatch ? `[${message}]` : message,
+    };
+    return Object.assign(request, { [fc.toStringMethod]: () => describeRequest(request) });
+  });
+}
+
+/**
+ * An answer of /mcp: JSON-RPC (a response per request; a refused POST is 400 with an error and a null id), each
+ * tool error result carrying the spec's error body; the HTTP-level refusals (413 over the body limit, 429) the
+ * spec's body.
+ */
+function expectJsonRpcAnswer(request: HostileRequest, answer: Answer): void {
+  const where = `${describeRequest(request)} → ${answer.status} ${answer.text.slice(0, 300)}`;
+  expect(answer.status, where).toBeLessThan(500);
+  if (answer.status === 413 || answer.status === 429) return expectSpecError(request, answer);
+  expect([200, 400], where).toContain(answer.status);
+  expect(answer.contentType, where).toMatch(/^application\/json/);
+  const body = JSON.parse(answer.text) as unknown;
+  for (const response of (Array.isArray(body) ? body : [body]) as Record<string, unknown>[]) {
+    expect(response.jsonrpc, where).toBe('2.0');
+    if (answer.status === 400 || response.error !== undefined) {
+      const error = response.error as { code?: unknown; message?: unknown };
+      expect(Number.isInteger(error.code) && typeof error.message === 'string', where).toBe(true);
+      if (answer.status === 400) expect(response.id, where).toBeNull();
+      continue;
+    }
+    const result = response.result as { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: unknown };
+    expect(result.content[0]?.type, where).toBe('text');
+    if (!result.isError) {
+      expect(typeof result.structuredContent, where).toBe('object');
+      continue;
+    }
+    const error = JSON.parse(result.content[0]!.text) as Record<string, unknown>;
+    expect(typeof error.title === 'string' && typeof error.message === 'string', where).toBe(true);
+    expect(Object.keys(error).every((key) => ['title', 'message', 'details'].includes(key)), where).toBe(true);
+  }
+}
+
 describe('fuzzing /api/v2 from its OpenAPI document', () => {
   let t: TestApp;
   let user: TestUser;
@@ -392,4 +452,32 @@ describe('fuzzing /api/v2 from its OpenAPI document', () => {
     }
     if (survey) expect([...survey].map(([kind, sample]) => `${kind}: ${sample}`)).toEqual([]);
   }, 120_000);
+
+  it('answers every hostile argument object of every MCP tool with JSON-RPC, never a 5xx', async () => {
+    const list = await send({
+      method: 'POST',
+      path: '/mcp',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    const tools = (JSON.parse(list.text) as { result: { tools: McpTool[] } }).result.tools;
+    expect(tools.length).toBeGreaterThan(10);
+    for (const tool of tools) {
+      await fc.assert(
+        fc.asyncProperty(toolCallFor(tool), async (request) => {
+          const answer = await send(request);
+          tally.requests++;
+          if (answer.status >= 500) tally.serverErrors++;
+          try {
+            expectJsonRpcAnswer(request, answer);
+          } catch (error) {
+            if (!survey) throw error;
+            survey.set(`${tool.name} → ${answer.status}`, `${describeRequest(request)} → ${answer.text.slice(0, 200)}`);
+          }
+        }),
+        { numRuns: RUNS_PER_TOOL, seed: SEED, endOnFailure: true },
+      );
+    }
+    if (survey) expect([...survey].map(([kind, sample]) => `${kind}: ${sample}`)).toEqual([]);
+  }, 60_000);
 });

@@ -161,7 +161,7 @@ describe('MCP at /mcp with a personal access token (official SDK client)', () =>
     await expect(client.callTool({ name: 'drop_database', arguments: {} })).rejects.toThrow(/Unknown tool: drop_database/);
   });
 
-  it('answers a batch of tool calls, each as it answers alone, counting the HTTP request once against the budget', async () => {
+  it('answers a batch of tool calls, each as it answers alone, counting each call against the budget', async () => {
     const caller = await createUserWithToken(t.em());
     const post = (body: unknown) =>
       fetch(mcpUrl(), {
@@ -170,9 +170,11 @@ describe('MCP at /mcp with a personal access token (official SDK client)', () =>
         body: JSON.stringify(body),
       });
     const call = (id: number, name: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } });
+    const before = Number((await post(call(0, 'get_me'))).headers.get('x-ratelimit-remaining'));
     const batch = await post([call(1, 'get_me'), call(2, 'list_event_types'), call(3, 'get_me')]);
     expect(batch.status).toBe(200);
     const remaining = Number(batch.headers.get('x-ratelimit-remaining'));
+    expect(remaining).toBe(before - 3);
     const answers = (await batch.json()) as { id: number; result: CallToolResult }[];
     expect(answers.map((answer) => answer.id)).toEqual([1, 2, 3]);
     for (const answer of answers) expect(answer.result.isError, JSON.stringify(answer.result)).toBeFalsy();

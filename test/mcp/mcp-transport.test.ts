@@ -99,6 +99,66 @@ describe('MCP transport: protocol revisions, JSON-RPC errors, origins, the share
     });
   });
 
+  it('answers broken JSON, an empty batch, and JSON with __proto__ keys with JSON-RPC errors (400), after authentication', async () => {
+    const postText = async (token: string, body: string) => {
+      const res = await fetch(`${t.siteUrl}/mcp`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, ...JSON_RPC_HEADERS }, body });
+      return { status: res.status, body: (await res.json()) as unknown };
+    };
+    const refusal = (code: number) => ({ jsonrpc: '2.0', id: null, error: { code, message: expect.any(String) } });
+    const someone = await createUserWithToken(t.em());
+    expect(await postText(someone.token, '{"jsonrpc": "2.0", "id": 1, "method": ')).toEqual({ status: 400, body: refusal(-32700) });
+    expect(await postText(someone.token, '')).toEqual({ status: 400, body: refusal(-32700) });
+    expect(await postText(someone.token, '[]')).toEqual({ status: 400, body: refusal(-32600) });
+    const polluted = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_bookings","arguments":{"__proto__":{"limit":1}}}}';
+    expect(await postText(someone.token, polluted)).toEqual({ status: 400, body: refusal(-32600) });
+    expect(await postText(someone.token, `{"a":${'['.repeat(500)}${']'.repeat(500)}}`)).toEqual({ status: 400, body: refusal(-32600) });
+    // Who may not call at all learns nothing more.
+    expect((await postText('pat_nope', '{')).status).toBe(401);
+  });
+
+  it('answers tool arguments that are not an object with -32602 Invalid params, the problems listed, alone and in a batch', async () => {
+    const call = (id: number, args: unknown) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'list_bookings', arguments: args } });
+    const invalidParams = (id: number) => ({
+      jsonrpc: '2.0',
+      id,
+      error: {
+        code: -32602,
+        message: expect.stringMatching(/^Invalid params: params\.arguments: .*expected record/),
+        data: { details: [expect.objectContaining({ path: ['params', 'arguments'] })] },
+      },
+    });
+    const someone = await createUserWithToken(t.em());
+    const alone = await post(someone.token, call(1, 'limit=5'));
+    expect(alone.status).toBe(200);
+    expect(await alone.json()).toEqual(invalidParams(1));
+    const batch = await post(someone.token, [call(1, [5]), call(2, {}), call(3, null)]);
+    const [first, second, third] = (await batch.json()) as Record<string, unknown>[];
+    expect(first).toEqual(invalidParams(1));
+    expect(second).toMatchObject({ id: 2, result: { structuredContent: { data: [] } } });
+    expect(third).toEqual(invalidParams(3));
+  });
+
+  it('answers NUL in tool arguments with a tool error, and refuses numbers that are not JSON numbers and unknown names, as REST does', async () => {
+    const callWith = async (args: Record<string, unknown>) => {
+      const someone = await createUserWithToken(t.em());
+      const res = await post(someone.token, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_bookings', arguments: args } });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { result: { isError?: boolean; content: { text: string }[]; structuredContent?: unknown } }).result;
+    };
+    const nul = await callWith({ cursor: 'a\u0000b' });
+    expect(nul.isError).toBe(true);
+    expect(JSON.parse(nul.content[0]!.text)).toMatchObject({ title: 'Bad Request', details: [{ path: ['cursor'] }] });
+    for (const limit of ['0x10', true, '1e1', '10']) {
+      const refused = await callWith({ limit });
+      expect(refused.isError, JSON.stringify(limit)).toBe(true);
+      expect(JSON.parse(refused.content[0]!.text)).toMatchObject({ title: 'Bad Request', details: [{ code: 'invalid_type', path: ['limit'] }] });
+    }
+    expect((await callWith({ limit: 10 })).structuredContent).toEqual({ data: [], nextCursor: null });
+    const unknown = await callWith({ limit: 10, evil: 1 });
+    expect(unknown.isError).toBe(true);
+    expect(JSON.parse(unknown.content[0]!.text)).toMatchObject({ details: [{ code: 'unrecognized_keys', path: ['evil'] }] });
+  });
+
   it('refuses a body that is not JSON as the SDK did (415), before reading it as JSON-RPC', async () => {
     const someone = await createUserWithToken(t.em());
     const res = await fetch(`${t.siteUrl}/mcp`, {
@@ -212,5 +272,51 @@ describe('MCP on two instances sharing one database', () => {
     expect(served.filter((url) => url === a.siteUrl).length).toBeGreaterThanOrEqual(3);
     expect(served.filter((url) => url === b.siteUrl).length).toBeGreaterThanOrEqual(3);
     await client.close();
+  });
+});
+
+describe('MCP: every call of a POST counts against the token budget', () => {
+  let t: TestApp & { siteUrl: string };
+  const post = (token: string, body: unknown) =>
+    fetch(`${t.siteUrl}/mcp`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, ...JSON_RPC_HEADERS }, body: JSON.stringify(body) });
+  const call = (id: number, name: string, args: Record<string, unknown> = {}) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+
+  beforeAll(async () => {
+    t = await startListeningApp({ apiRateLimitPerMinute: 150 });
+  });
+  afterAll(() => t.close());
+
+  it('counts a batch of 100 tool calls as 100, and refuses a batch larger than what is left with 429 before any of it runs', async () => {
+    const user = await createUserWithToken(t.em());
+    const hundred = await post(user.token, Array.from({ length: 100 }, (_, i) => call(i, 'get_me')));
+    expect(hundred.status).toBe(200);
+    expect(hundred.headers.get('x-ratelimit-remaining')).toBe('50');
+    expect(await hundred.json()).toHaveLength(100);
+
+    const writes = Array.from({ length: 51 }, (_, i) => call(i, 'create_event_type', { name: `Batch ${i}`, durationsMin: [30] }));
+    const over = await post(user.token, writes);
+    expect(over.status).toBe(429);
+    expect(over.headers.get('x-ratelimit-limit')).toBe('150');
+    // Refused whole, it runs nothing and uses up nothing: what was left stays for calls that fit.
+    expect(over.headers.get('x-ratelimit-remaining')).toBe('50');
+    expect(Number(over.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await over.json()).toEqual({ title: 'Too Many Requests', message: expect.stringContaining('counts as 51 calls') });
+    const created = await t.em().execute('select count(*)::int as n from event_type where owner_id = ?', [user.id]);
+    expect(created).toEqual([{ n: 0 }]);
+    const fits = await post(user.token, Array.from({ length: 50 }, (_, i) => call(i, 'get_me')));
+    expect(fits.status).toBe(200);
+    expect(fits.headers.get('x-ratelimit-remaining')).toBe('0');
+  });
+
+  it('counts every request of a batch whatever its method, and a POST of notifications alone once', async () => {
+    const user = await createUserWithToken(t.em());
+    const remaining = async (body: unknown) => Number((await post(user.token, body)).headers.get('x-ratelimit-remaining'));
+    const initialized = { jsonrpc: '2.0', method: 'notifications/initialized' };
+    expect(await remaining(initialized)).toBe(149);
+    expect(await remaining([{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { jsonrpc: '2.0', id: 2, method: 'ping' }, initialized])).toBe(147);
+    expect(await remaining(call(3, 'get_me'))).toBe(146);
+    // Refused before any message was read: one request.
+    expect(await remaining([])).toBe(145);
   });
 });
