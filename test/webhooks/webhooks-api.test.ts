@@ -136,6 +136,10 @@ describe('webhook endpoints over REST', () => {
     'https://[ff02::1]/',
     'https://[::ffff:127.0.0.1]/',
     'https://[::ffff:a9fe:a9fe]/',
+    'https://[::127.0.0.1]/',
+    'https://[64:ff9b:1::1]/',
+    'https://192.0.2.1/',
+    'https://[2001:db8::1]/',
     'https://user:pw@93.184.215.14/',
   ])('refuses %s with 400', async (url) => {
     const res = await create(owner, { url, events: ['booking.created'] });

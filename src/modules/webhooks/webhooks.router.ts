@@ -22,7 +22,8 @@ const WebhookUrlSchema = z
   .string()
   .max(2000)
   .meta({
-    description: 'Where events are POSTed: `https://` on a public host (private, loopback and metadata addresses are refused).',
+    description:
+      'Where events are POSTed: `https://` on a public host (private, loopback, metadata, documentation and other special-purpose addresses are refused).',
     examples: ['https://hooks.example.com/scheduling'],
   });
 const EventsSchema = z
@@ -76,8 +77,9 @@ export const webhooksRouter = router({
         description:
           'Returns the endpoint and its signing `secret`, which no other response shows again (it is stored so ' +
           `that deliveries can be signed). At most ${MAX_ENDPOINTS_PER_USER} endpoints per user (409 beyond). ` +
-          'A URL that is not `https://` or whose host is or resolves to a private, loopback, link-local, CGNAT, ' +
-          'multicast, unspecified or metadata address is 400.',
+          'A URL that is not `https://` or whose host is or resolves to anything but a public unicast address (private, ' +
+          'loopback, link-local, CGNAT, multicast, unspecified, metadata, documentation, NAT64 and the other IANA ' +
+          'special-purpose ranges) is 400.',
       },
     })
     .input(CreateWebhookInputSchema)
