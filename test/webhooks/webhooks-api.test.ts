@@ -77,7 +77,7 @@ describe('webhook endpoints over REST', () => {
   });
 
   it('queues a test ping and redelivers it as a new delivery of the same event, newest first with a cursor', async () => {
-    const created = await create(owner, { url: PUBLIC_URL, events: ['booking.created'], active: false });
+    const created = await create(owner, { url: PUBLIC_URL, events: ['booking.created'] });
     const id = created.body.id as string;
     const ping = await t.http.post(`/api/v2/webhooks/${id}/test`).set(...bearer(owner.token)).send({});
     expect(ping.status).toBe(202);

@@ -1,7 +1,7 @@
 import { WEBHOOK_DELIVERY } from '../../config/timeouts.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { MAX_REQUEST_BODY_BYTES, sendAttempt } from './delivery-sender.ts';
-import { finish, recordFailure, recordSuccess, scheduleRetry } from './delivery-outcome.ts';
+import { ENDPOINT_DISABLED_ERROR, finish, recordFailure, recordSuccess, scheduleRetry } from './delivery-outcome.ts';
 
 /** The default delays between attempts: 1 + 7 attempts over about a day and a half. */
 export const DEFAULT_RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
@@ -31,7 +31,6 @@ interface ClaimedDelivery {
   attempts: number;
   endpoint_id: string;
   event_id: string;
-  event_type: string;
   body: string;
   url: string;
   active: boolean;
@@ -92,7 +91,7 @@ async function deliverDueBatch(options: DeliveryWorkerOptions, stop: AbortSignal
          from due where d.id = due.id and d.status = 'pending' and d.next_attempt_at <= $1
        returning d.id, d.attempts, d.endpoint_id, d.event_id
      )
-     select c.id, c.attempts, c.endpoint_id, c.event_id, e.type as event_type, e.body,
+     select c.id, c.attempts, c.endpoint_id, c.event_id, e.body,
             w.url, w.active, w.secret, w.failing_since is not null as failing,
             case when w.previous_secret_expires_at > $1 then w.previous_secret end as previous_secret
        from claimed c join webhook_event e on e.id = c.event_id join webhook_endpoint w on w.id = c.endpoint_id`,
@@ -104,8 +103,9 @@ async function deliverDueBatch(options: DeliveryWorkerOptions, stop: AbortSignal
 
 /** Why a delivery is ended without contacting the receiver, or undefined when it may be sent. */
 function refusal(delivery: ClaimedDelivery): string | undefined {
-  // A disabled endpoint receives nothing but the test pings its owner asks for.
-  if (!delivery.active && delivery.event_type !== 'ping') return 'the endpoint is disabled';
+  // Deactivation fails the pending deliveries, but one may have been queued in a transaction that read the endpoint
+  // as active an instant before.
+  if (!delivery.active) return ENDPOINT_DISABLED_ERROR;
   const size = Buffer.byteLength(delivery.body);
   if (size > MAX_REQUEST_BODY_BYTES) {
     return `the event's body is ${size} bytes, over the limit of ${MAX_REQUEST_BODY_BYTES} (256 KB); it is never sent`;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { scopedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
+import { DomainError } from '../../lib/errors.ts';
 import { EXAMPLE } from '../../lib/examples.ts';
 import { CursorParam, cursorPage, limitParam } from '../../lib/pagination.ts';
 import { DeliverySchema, WebhookEndpointSchema, WebhookEventTypeSchema, WebhookSecretSchema } from './webhooks.schemas.ts';
@@ -14,6 +15,7 @@ import {
   redeliver,
   rotateWebhookSecret,
   sendTestEvent,
+  TEST_EVENTS_PER_MINUTE,
   updateWebhook,
 } from './webhooks.service.ts';
 
@@ -179,13 +181,22 @@ export const webhooksRouter = router({
         operationId: 'testWebhook',
         tags: TAGS,
         summary: 'Send a test event',
-        description: 'Queues a `ping` event (`data: {webhookId}`) to this endpoint alone, even a disabled one.',
+        description:
+          'Queues a `ping` event (`data: {webhookId}`) to this endpoint alone. A disabled endpoint gets none (409). ' +
+          `At most ${TEST_EVENTS_PER_MINUTE} a minute per endpoint: beyond, 429 with \`Retry-After\`.`,
       },
     })
     .input(WebhookIdInputSchema)
     .output(DeliverySchema)
     .mutation(async ({ ctx, input }) => {
-      return sendTestEvent(ctx.em, ctx.principal.userId, input.id, ctx.clock.now());
+      const outcome = await sendTestEvent(ctx.em, ctx.principal.userId, input.id, ctx.clock.now());
+      if ('queued' in outcome) return outcome.queued;
+      ctx.response.headers['Retry-After'] = String(outcome.retryAfterSec);
+      ctx.response.headers['Cache-Control'] = 'no-store';
+      throw new DomainError(
+        'rate_limited',
+        `At most ${TEST_EVENTS_PER_MINUTE} test events a minute per webhook endpoint. Retry after ${outcome.retryAfterSec} seconds.`,
+      );
     }),
 
   deliveries: scopedProcedure('read:webhooks')

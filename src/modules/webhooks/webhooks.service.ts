@@ -3,7 +3,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError, invalidField, notFound } from '../../lib/errors.ts';
 import { openKeyset, type Page, sortKeySql } from '../../lib/keyset.ts';
 import { newId } from '../../lib/ids.ts';
+import { type SqlTimestamp, toDate } from '../../lib/sql-values.ts';
 import { webhookUrlProblem } from './address-safety.ts';
+import { ENDPOINT_DISABLED_ERROR } from './delivery-outcome.ts';
 import { emitPing, queueDelivery } from './outbox.ts';
 import {
   DELIVERY_COLUMNS,
@@ -19,6 +21,9 @@ import type { Delivery, WebhookEndpoint } from './webhooks.schemas.ts';
 export const MAX_ENDPOINTS_PER_USER = 20;
 /** How long deliveries are signed with the old secret too after a rotation. */
 const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+/** Test events one endpoint may be sent per minute (sliding): enough to try a receiver out, too few to flood it. */
+export const TEST_EVENTS_PER_MINUTE = 5;
+const TEST_EVENT_WINDOW_MS = 60_000;
 
 export interface WebhookPolicy {
   /** WEBHOOK_ALLOW_PRIVATE_NETWORKS: http:// and local addresses allowed (development and tests only). */
@@ -101,7 +106,8 @@ export interface UpdateWebhookInput {
 
 /**
  * Changes the fields sent. Any `active` the owner sends clears `disabledReason` (it says why the service turned it
- * off) and the failing streak, so a re-enabled endpoint gets 5 more days before it is disabled again.
+ * off) and the failing streak, so a re-enabled endpoint gets 5 more days before it is disabled again. Turning it
+ * off ends its pending deliveries `failed`.
  */
 export async function updateWebhook(
   em: EntityManager,
@@ -110,30 +116,40 @@ export async function updateWebhook(
   policy: WebhookPolicy,
 ): Promise<WebhookEndpoint> {
   if (input.url !== undefined) await checkUrl(input.url, policy);
-  const [row] = await em.execute<WebhookEndpointRow[]>(
-    `update webhook_endpoint set
-        url = coalesce(?, url),
-        events = coalesce(?::text[], events),
-        description = case when ? then ? else description end,
-        active = coalesce(?, active),
-        disabled_reason = case when ?::boolean is null then disabled_reason else null end,
-        failing_since = case when ?::boolean is null then failing_since else null end
-      where id = ? and owner_id = ?
-      returning ${ENDPOINT_COLUMNS}`,
-    [
-      input.url ?? null,
-      input.events === undefined ? null : uniqueEvents(input.events),
-      input.description !== undefined,
-      input.description ?? null,
-      input.active ?? null,
-      input.active ?? null,
-      input.active ?? null,
-      input.id,
-      ownerId,
-    ],
-  );
-  if (!row) throw notFound('Webhook endpoint');
-  return toWebhookEndpoint(row);
+  return em.transactional(async (tx) => {
+    const [row] = await tx.execute<WebhookEndpointRow[]>(
+      `update webhook_endpoint set
+          url = coalesce(?, url),
+          events = coalesce(?::text[], events),
+          description = case when ? then ? else description end,
+          active = coalesce(?, active),
+          disabled_reason = case when ?::boolean is null then disabled_reason else null end,
+          failing_since = case when ?::boolean is null then failing_since else null end
+        where id = ? and owner_id = ?
+        returning ${ENDPOINT_COLUMNS}`,
+      [
+        input.url ?? null,
+        input.events === undefined ? null : uniqueEvents(input.events),
+        input.description !== undefined,
+        input.description ?? null,
+        input.active ?? null,
+        input.active ?? null,
+        input.active ?? null,
+        input.id,
+        ownerId,
+      ],
+    );
+    if (!row) throw notFound('Webhook endpoint');
+    if (input.active === false) {
+      await tx.execute(
+        `update webhook_delivery set status = 'failed', next_attempt_at = null, last_error = ?
+          where endpoint_id = ? and status = 'pending'`,
+        [ENDPOINT_DISABLED_ERROR, input.id],
+        'run',
+      );
+    }
+    return toWebhookEndpoint(row);
+  });
 }
 
 /** Deletes the endpoint; its deliveries (pending ones included) go with it. */
@@ -162,12 +178,43 @@ async function readDelivery(em: EntityManager, deliveryId: string): Promise<Deli
   return toDelivery(row!);
 }
 
-/** Queues a `ping` to this endpoint alone, even a disabled one. */
-export async function sendTestEvent(em: EntityManager, ownerId: string, id: string, now: Date): Promise<Delivery> {
+export type TestEventOutcome = { queued: Delivery } | { retryAfterSec: number };
+
+/**
+ * Queues a `ping` to this endpoint alone: 409 when it is disabled, and at most TEST_EVENTS_PER_MINUTE a minute
+ * (otherwise the seconds to wait).
+ */
+export async function sendTestEvent(em: EntityManager, ownerId: string, id: string, now: Date): Promise<TestEventOutcome> {
   return em.transactional(async (tx) => {
-    await getWebhook(tx, ownerId, id);
-    return readDelivery(tx, await emitPing(tx, ownerId, id, now));
+    // The row lock makes concurrent pings to one endpoint count one after the other.
+    const [endpoint] = await tx.execute<{ active: boolean }[]>(
+      'select active from webhook_endpoint where id = ? and owner_id = ? for update',
+      [id, ownerId],
+    );
+    if (!endpoint) throw notFound('Webhook endpoint');
+    if (!endpoint.active) {
+      throw new DomainError(
+        'conflict',
+        'This webhook endpoint is disabled, so no test event is sent to it. Turn it back on with PATCH {"active": true} first.',
+      );
+    }
+    const retryAfterSec = await testEventRetryAfter(tx, id, now);
+    if (retryAfterSec !== undefined) return { retryAfterSec };
+    return { queued: await readDelivery(tx, await emitPing(tx, ownerId, id, now)) };
   });
+}
+
+/** Whole seconds until the endpoint's oldest ping of the last minute leaves the window, or undefined when one may be sent now. */
+async function testEventRetryAfter(tx: EntityManager, endpointId: string, now: Date): Promise<number | undefined> {
+  const recent = await tx.execute<{ created_at: SqlTimestamp }[]>(
+    `select d.created_at from webhook_delivery d join webhook_event e on e.id = d.event_id
+      where d.endpoint_id = ? and e.type = 'ping' and d.created_at > ?
+      order by d.created_at desc limit ?`,
+    [endpointId, new Date(now.getTime() - TEST_EVENT_WINDOW_MS), TEST_EVENTS_PER_MINUTE],
+  );
+  if (recent.length < TEST_EVENTS_PER_MINUTE) return undefined;
+  const leavesWindowAt = toDate(recent.at(-1)!.created_at).getTime() + TEST_EVENT_WINDOW_MS;
+  return Math.max(1, Math.ceil((leavesWindowAt - now.getTime()) / 1000));
 }
 
 /** Queues the event of one of the endpoint's deliveries again, now, as a new delivery (same webhook-id, same body). */
