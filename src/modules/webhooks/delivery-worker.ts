@@ -23,6 +23,8 @@ export interface DeliveryWorkerOptions {
   clock: Clock;
   /** How long a claim keeps other instances off a delivery (WEBHOOK_LEASE_MS; longer than an attempt can take). */
   leaseMs: number;
+  /** The signing secret a sealed `webhook_endpoint.secret` holds (src/lib/sealed-secrets.ts). */
+  openSecret: (sealed: string) => Promise<string>;
   onError: (error: unknown) => void;
 }
 
@@ -34,6 +36,7 @@ interface ClaimedDelivery {
   body: string;
   url: string;
   active: boolean;
+  /** Sealed, as both are stored. */
   secret: string;
   previous_secret: string | null;
   /** Whether the endpoint has a failing streak that a success must end. */
@@ -120,12 +123,21 @@ async function attemptDelivery(options: DeliveryWorkerOptions, delivery: Claimed
     await finish(query, delivery.id, 'failed', { ok: false, statusCode: null, error: refused, responseBody: null }, clock.now());
     return;
   }
+  let secrets: string[];
+  try {
+    const sealed = delivery.previous_secret ? [delivery.secret, delivery.previous_secret] : [delivery.secret];
+    secrets = await Promise.all(sealed.map(options.openSecret));
+  } catch (error) {
+    // A fault of the service, not of the receiver: the delivery is tried again when its lease ends.
+    options.onError(error);
+    return;
+  }
   const outcome = await sendAttempt(
     {
       eventId: delivery.event_id,
       body: delivery.body,
       url: delivery.url,
-      secrets: delivery.previous_secret ? [delivery.secret, delivery.previous_secret] : [delivery.secret],
+      secrets,
       allowPrivateNetworks: options.allowPrivateNetworks,
     },
     new Date(),

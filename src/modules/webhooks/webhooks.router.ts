@@ -77,8 +77,8 @@ export const webhooksRouter = router({
         tags: TAGS,
         summary: 'Register a webhook endpoint',
         description:
-          'Returns the endpoint and its signing `secret`, which no other response shows again (it is stored so ' +
-          `that deliveries can be signed). At most ${MAX_ENDPOINTS_PER_USER} endpoints per user (409 beyond). ` +
+          'Returns the endpoint and its signing `secret`, which no other response shows again (it is stored ' +
+          `encrypted, so that deliveries can be signed). At most ${MAX_ENDPOINTS_PER_USER} endpoints per user (409 beyond). ` +
           'A URL that is not `https://` or whose host is or resolves to anything but a public unicast address (private, ' +
           'loopback, link-local, CGNAT, multicast, unspecified, metadata, documentation, NAT64 and the other IANA ' +
           'special-purpose ranges) is 400.',

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError, invalidField, notFound } from '../../lib/errors.ts';
 import { openKeyset, type Page, sortKeySql } from '../../lib/keyset.ts';
 import { newId } from '../../lib/ids.ts';
+import { sealSecret } from '../../lib/sealed-secrets.ts';
 import { type SqlTimestamp, toDate } from '../../lib/sql-values.ts';
 import { webhookUrlProblem } from './address-safety.ts';
 import { ENDPOINT_DISABLED_ERROR } from './delivery-outcome.ts';
@@ -56,6 +57,7 @@ export async function createWebhook(
 ): Promise<WebhookEndpoint & { secret: string }> {
   await checkUrl(input.url, policy);
   const secret = newSecret();
+  const sealed = await sealSecret(em, 'webhook-signing-secret', secret);
   return em.transactional(async (tx) => {
     // Serialises one owner's creations, so that two at once cannot both be the 20th.
     await tx.execute('select id from app_user where id = ? for update', [ownerId]);
@@ -68,7 +70,7 @@ export async function createWebhook(
     const [row] = await tx.execute<WebhookEndpointRow[]>(
       `insert into webhook_endpoint (id, owner_id, url, events, description, active, secret, created_at)
        values (?, ?, ?, ?, ?, ?, ?, ?) returning ${ENDPOINT_COLUMNS}`,
-      [newId(), ownerId, input.url, uniqueEvents(input.events), input.description ?? null, input.active, secret, now],
+      [newId(), ownerId, input.url, uniqueEvents(input.events), input.description ?? null, input.active, sealed, now],
     );
     return { ...toWebhookEndpoint(row!), secret };
   });
@@ -164,10 +166,11 @@ export async function deleteWebhook(em: EntityManager, ownerId: string, id: stri
 /** A new secret; the current one keeps signing too for 24 hours, so receivers can switch without losing events. */
 export async function rotateWebhookSecret(em: EntityManager, ownerId: string, id: string, now: Date): Promise<{ secret: string }> {
   const secret = newSecret();
+  const sealed = await sealSecret(em, 'webhook-signing-secret', secret);
   const rows = await em.execute<{ id: string }[]>(
     `update webhook_endpoint set previous_secret = secret, previous_secret_expires_at = ?, secret = ?
       where id = ? and owner_id = ? returning id`,
-    [new Date(now.getTime() + ROTATION_OVERLAP_MS), secret, id, ownerId],
+    [new Date(now.getTime() + ROTATION_OVERLAP_MS), sealed, id, ownerId],
   );
   if (rows.length === 0) throw notFound('Webhook endpoint');
   return { secret };
