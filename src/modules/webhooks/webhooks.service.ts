@@ -198,7 +198,7 @@ export async function sendTestEvent(em: EntityManager, ownerId: string, id: stri
     if (!endpoint.active) {
       throw new DomainError(
         'conflict',
-        'This webhook endpoint is disabled, so no test event is sent to it. Turn it back on with PATCH {"active": true} first.',
+        'This webhook endpoint is disabled: enable it (set "active" to true) before sending it a test event.',
       );
     }
     const retryAfterSec = await testEventRetryAfter(tx, id, now);
