@@ -118,9 +118,9 @@ export async function updateWebhook(
   policy: WebhookPolicy,
 ): Promise<WebhookEndpoint> {
   if (input.url !== undefined) await checkUrl(input.url, policy);
-  return em.transactional(async (tx) => {
-    const [row] = await tx.execute<WebhookEndpointRow[]>(
-      `update webhook_endpoint set
+  const [row] = await em.execute<WebhookEndpointRow[]>(
+    `with updated as (
+       update webhook_endpoint set
           url = coalesce(?, url),
           events = coalesce(?::text[], events),
           description = case when ? then ? else description end,
@@ -128,30 +128,27 @@ export async function updateWebhook(
           disabled_reason = case when ?::boolean is null then disabled_reason else null end,
           failing_since = case when ?::boolean is null then failing_since else null end
         where id = ? and owner_id = ?
-        returning ${ENDPOINT_COLUMNS}`,
-      [
-        input.url ?? null,
-        input.events === undefined ? null : uniqueEvents(input.events),
-        input.description !== undefined,
-        input.description ?? null,
-        input.active ?? null,
-        input.active ?? null,
-        input.active ?? null,
-        input.id,
-        ownerId,
-      ],
-    );
-    if (!row) throw notFound('Webhook endpoint');
-    if (input.active === false) {
-      await tx.execute(
-        `update webhook_delivery set status = 'failed', next_attempt_at = null, last_error = ?
-          where endpoint_id = ? and status = 'pending'`,
-        [ENDPOINT_DISABLED_ERROR, input.id],
-        'run',
-      );
-    }
-    return toWebhookEndpoint(row);
-  });
+        returning ${ENDPOINT_COLUMNS}
+     ), ended as (
+       update webhook_delivery set status = 'failed', next_attempt_at = null, last_error = ?
+        where endpoint_id in (select id from updated where not active) and status = 'pending'
+     )
+     select * from updated`,
+    [
+      input.url ?? null,
+      input.events === undefined ? null : uniqueEvents(input.events),
+      input.description !== undefined,
+      input.description ?? null,
+      input.active ?? null,
+      input.active ?? null,
+      input.active ?? null,
+      input.id,
+      ownerId,
+      ENDPOINT_DISABLED_ERROR,
+    ],
+  );
+  if (!row) throw notFound('Webhook endpoint');
+  return toWebhookEndpoint(row);
 }
 
 /** Deletes the endpoint; its deliveries (pending ones included) go with it. */
