@@ -14,6 +14,7 @@ import { type Env, parseDurations, trustProxySetting } from './config/env.ts';
 import { DATABASE_TIMEOUTS, HTTP_TIMEOUTS, type HttpTimeouts, httpServerTimeouts, POSTGRES_COUNTER_TIMEOUTS } from './config/timeouts.ts';
 import { DeadlineClient, releaseConnectionsThatEnd } from './db/connection-guard.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
+import { openSecret } from './lib/sealed-secrets.ts';
 import { PrincipalCache } from './identity/principal-cache.ts';
 import { listenForPrincipalChanges } from './identity/principal-invalidation.ts';
 import { DEFAULT_RETRY_DELAYS_MS, type RetryPolicy, startDeliveryWorker } from './modules/webhooks/delivery-worker.ts';
@@ -190,6 +191,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
     clock: services.clock,
     leaseMs: env.WEBHOOK_LEASE_MS,
+    openSecret: (sealed) => openSecret(orm.em.fork(), 'webhook-signing-secret', sealed),
     onError: (error) => log.warn({ err: error }, 'webhook delivery worker: a poll failed; trying again'),
   });
 

@@ -6,6 +6,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AutocannonResult } from 'autocannon';
+import { SEALING_ROOT_SECRET, sealWithRoot } from '../../src/lib/sealed-secrets.ts';
+import { readOrCreateServerSecret } from '../../src/lib/server-secret.ts';
 import type { BenchFixture } from '../dataset/fixture.ts';
 import { withClient } from '../dataset/dataset.ts';
 import type { Target } from './scenarios.ts';
@@ -132,13 +134,19 @@ async function measureDeliveryThroughput(context: WebhookBenchContext, ownerId: 
 
 async function addEndpoint(dbUrl: string, ownerId: string, url: string): Promise<string> {
   const id = `wh_bench_${Date.now()}`;
-  await withClient(dbUrl, (client) =>
-    client.query(
+  await withClient(dbUrl, async (client) => {
+    // Stored sealed, as the service stores it (src/lib/sealed-secrets.ts).
+    const positional = (sql: string) => {
+      let n = 0;
+      return sql.replace(/\?/g, () => `$${++n}`);
+    };
+    const root = await readOrCreateServerSecret(async (sql, params) => (await client.query(positional(sql), params)).rows, SEALING_ROOT_SECRET);
+    await client.query(
       `insert into webhook_endpoint (id, owner_id, url, events, secret, created_at)
        values ($1, $2, $3, array['booking.created', 'ping'], $4, now())`,
-      [id, ownerId, url, `whsec_${Buffer.alloc(32, 7).toString('base64')}`],
-    ),
-  );
+      [id, ownerId, url, sealWithRoot(root, 'webhook-signing-secret', `whsec_${Buffer.alloc(32, 7).toString('base64')}`)],
+    );
+  });
   return id;
 }
 

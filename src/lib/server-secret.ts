@@ -34,24 +34,32 @@ interface SecretRow {
   secret: Uint8Array;
 }
 
+/** Runs one statement with `?` placeholders and returns its rows. */
+export type SqlRunner = (sql: string, params: unknown[]) => Promise<unknown[]>;
+
 async function loadOrCreate(em: EntityManager, name: string): Promise<Uint8Array> {
   // Deliberately outside the caller's transaction (no transaction context): were the caller to roll
   // back, a secret this process had already cached would vanish and another instance would create a
   // different one.
   const connection = em.getConnection();
-  const select = () =>
-    connection.execute<SecretRow>('select secret from server_secret where name = ?', [name], 'get') as Promise<
-      SecretRow | undefined
-    >;
+  return readOrCreateServerSecret((sql, params) => connection.execute(sql, params, 'all'), name);
+}
+
+/**
+ * The named secret, created first if missing, read through `run`. getServerSecret is the way for the service;
+ * this is for a migration, which must read it in its own transaction (its batch connection is its only one).
+ */
+export async function readOrCreateServerSecret(run: SqlRunner, name: string): Promise<Uint8Array> {
+  const select = async () =>
+    ((await run('select secret from server_secret where name = ?', [name])) as SecretRow[])[0];
   let row = await select();
   if (!row) {
     const candidate = crypto.getRandomValues(new Uint8Array(SECRET_BYTES));
     // Two instances starting together both try; the loser's insert does nothing and both read the winner's.
-    await connection.execute(
-      `insert into server_secret (name, secret) values (?, decode(?, 'hex')) on conflict (name) do nothing`,
-      [name, encodeHexLowerCase(candidate)],
-      'run',
-    );
+    await run(`insert into server_secret (name, secret) values (?, decode(?, 'hex')) on conflict (name) do nothing`, [
+      name,
+      encodeHexLowerCase(candidate),
+    ]);
     row = await select();
   }
   if (!row || row.secret.length !== SECRET_BYTES) {

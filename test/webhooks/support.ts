@@ -1,7 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { Webhook } from 'standardwebhooks';
 import { expect } from 'vitest';
+import { emitWebhookEvent } from '../../src/modules/webhooks/outbox.ts';
 
 export interface Received {
   headers: http.IncomingHttpHeaders;
@@ -91,4 +93,16 @@ export function futureSlot(weeks: number, hour: number): string {
   day.setUTCHours(hour, 0, 0, 0);
   while ([0, 6].includes(day.getUTCDay())) day.setUTCDate(day.getUTCDate() + 1);
   return day.toISOString();
+}
+
+/**
+ * Writes `count` `lead.created` events of the owner into the outbox, as lead changes would (test pings are limited
+ * to a few a minute per endpoint); returns the owner's event ids.
+ */
+export async function emitLeadEvents(em: EntityManager, ownerId: string, count: number): Promise<string[]> {
+  await em.transactional(async (tx) => {
+    for (let i = 0; i < count; i++) await emitWebhookEvent(tx, ownerId, 'lead.created', { id: `lead_${i}` }, new Date());
+  });
+  const rows = await em.execute<{ id: string }[]>('select id from webhook_event where owner_id = ?', [ownerId]);
+  return rows.map((row) => row.id);
 }

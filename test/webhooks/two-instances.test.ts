@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
-import { eventually, startReceiver } from './support.ts';
+import { emitLeadEvents, eventually, startReceiver } from './support.ts';
 
 const EVENTS = 50;
 /** Longer than a poll (500 ms): while one instance waits for its batch, the other polls again and again. */
@@ -41,11 +41,7 @@ describe('two instances on one database', () => {
     try {
       const res = await first.http.post('/api/v2/webhooks').set(...bearer(owner.token)).send({ url: receiver.url, events: ['lead.created'] });
       expect(res.status).toBe(201);
-      const pings = await Promise.all(
-        Array.from({ length: EVENTS }, (_, i) =>
-          (i % 2 ? first : second).http.post(`/api/v2/webhooks/${res.body.id}/test`).set(...bearer(owner.token)).send({}),
-        ),
-      );
+      const eventIds = await emitLeadEvents(first.em(), owner.id, EVENTS);
       await eventually(async () => {
         const [row] = await first.em().execute<{ done: number }[]>(
           "select count(*)::int as done from webhook_delivery where endpoint_id = ? and status = 'succeeded'",
@@ -61,7 +57,7 @@ describe('two instances on one database', () => {
         const id = String(request.headers['webhook-id']);
         perId.set(id, (perId.get(id) ?? 0) + 1);
       }
-      expect(new Set(perId.keys())).toEqual(new Set(pings.map((ping) => ping.body.eventId)));
+      expect(new Set(perId.keys())).toEqual(new Set(eventIds));
       expect([...perId.values()].filter((count) => count !== 1)).toEqual([]);
       // More than one batch in flight at once: both instances were sending, not one alone.
       expect(mostInFlight).toBeGreaterThan(BATCH);

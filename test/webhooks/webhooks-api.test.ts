@@ -77,7 +77,7 @@ describe('webhook endpoints over REST', () => {
   });
 
   it('queues a test ping and redelivers it as a new delivery of the same event, newest first with a cursor', async () => {
-    const created = await create(owner, { url: PUBLIC_URL, events: ['booking.created'], active: false });
+    const created = await create(owner, { url: PUBLIC_URL, events: ['booking.created'] });
     const id = created.body.id as string;
     const ping = await t.http.post(`/api/v2/webhooks/${id}/test`).set(...bearer(owner.token)).send({});
     expect(ping.status).toBe(202);
@@ -136,6 +136,10 @@ describe('webhook endpoints over REST', () => {
     'https://[ff02::1]/',
     'https://[::ffff:127.0.0.1]/',
     'https://[::ffff:a9fe:a9fe]/',
+    'https://[::127.0.0.1]/',
+    'https://[64:ff9b:1::1]/',
+    'https://192.0.2.1/',
+    'https://[2001:db8::1]/',
     'https://user:pw@93.184.215.14/',
   ])('refuses %s with 400', async (url) => {
     const res = await create(owner, { url, events: ['booking.created'] });

@@ -1,63 +1,45 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
- * Which addresses a webhook may never reach (SSRF): loopback, private, link-local (cloud metadata
- * 169.254.169.254 included), carrier-grade NAT, multicast, unspecified, and the IPv6 equivalents. IPv4-mapped
- * IPv6 addresses are checked as the IPv4 address they carry.
+ * Which addresses outbound requests (webhooks, calendar fetches) may reach (SSRF): public unicast only, as
+ * ipaddr.js classifies addresses from the IANA special-purpose registries. Loopback, private, link-local (cloud
+ * metadata included), carrier-grade NAT, multicast, documentation, benchmarking, NAT64, 6to4, Teredo and every
+ * other special range are refused. An IPv4-mapped IPv6 address is judged as the IPv4 address it carries.
  */
-const FORBIDDEN = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  FORBIDDEN.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-  ['64:ff9b::', 96],
-  ['2002::', 16],
-  ['fd00:ec2::254', 128],
-] as const) {
-  FORBIDDEN.addSubnet(network, prefix, 'ipv6');
+const GLOBAL_UNICAST_IPV6 = ipaddr.IPv6.parseCIDR('2000::/3');
+
+function isPublicUnicast(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+  if (address.range() !== 'unicast') return false;
+  // Nothing outside 2000::/3 is allocated for global unicast; this also refuses the deprecated
+  // IPv4-compatible form (`::127.0.0.1`), which ipaddr.js calls unicast.
+  return address instanceof ipaddr.IPv4 || address.match(GLOBAL_UNICAST_IPV6);
 }
 
-const MAPPED_IPV4 = /^::ffff:(?:0:)?(\d+\.\d+\.\d+\.\d+)$/i;
-const MAPPED_IPV4_HEX = /^::ffff:(?:0:)?([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i;
-
-/** The IPv4 address an IPv4-mapped (or -translated) IPv6 address carries, if it is one. */
-function embeddedIpv4(address: string): string | undefined {
-  const dotted = MAPPED_IPV4.exec(address);
-  if (dotted) return dotted[1];
-  const hex = MAPPED_IPV4_HEX.exec(address);
-  if (!hex) return undefined;
-  const high = Number.parseInt(hex[1]!, 16);
-  const low = Number.parseInt(hex[2]!, 16);
-  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+/**
+ * The WHATWG URL parser's spelling of an IPv6 address (hex groups only), or undefined (e.g. with a zone id).
+ * ipaddr.js reads the dotted `::a.b.c.d` as IPv4-mapped, which that IPv4-compatible address is not.
+ */
+function canonicalIpv6(address: string): string | undefined {
+  try {
+    return new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  } catch {
+    return undefined;
+  }
 }
 
-/** True when a literal IP address (v4 or v6, as `net.isIP` accepts it) is one a webhook must not reach. */
+/** True when a literal IP address (v4 or v6, as `net.isIP` accepts it, brackets allowed) is one a request must not reach. */
 export function isForbiddenAddress(address: string): boolean {
   const unbracketed = address.replace(/^\[|\]$/g, '');
+  // net.isIP first: ipaddr.js also parses spellings such as `2130706433` that are no address on the wire.
   const family = isIP(unbracketed);
-  if (family === 4) return FORBIDDEN.check(unbracketed, 'ipv4');
-  if (family !== 6) return true;
-  const mapped = embeddedIpv4(unbracketed);
-  if (mapped) return FORBIDDEN.check(mapped, 'ipv4');
-  return FORBIDDEN.check(unbracketed, 'ipv6');
+  if (family === 0) return true;
+  const canonical = family === 4 ? unbracketed : canonicalIpv6(unbracketed);
+  if (canonical === undefined) return true;
+  const parsed = ipaddr.parse(canonical);
+  if (parsed instanceof ipaddr.IPv6 && parsed.isIPv4MappedAddress()) return !isPublicUnicast(parsed.toIPv4Address());
+  return !isPublicUnicast(parsed);
 }
 
 export interface ResolvedAddress {
@@ -79,7 +61,7 @@ export async function resolveSafely(hostname: string, allowPrivate: boolean): Pr
     : ((await lookup(host, { all: true, verbatim: true }).catch(() => [])) as ResolvedAddress[]);
   if (addresses.length === 0) return `host ${hostname} does not resolve`;
   if (!allowPrivate && addresses.some((entry) => isForbiddenAddress(entry.address))) {
-    return 'host resolves to a private, loopback, link-local, multicast or metadata address';
+    return 'host resolves to a private, loopback, link-local, multicast, metadata or other special-purpose address';
   }
   return addresses;
 }

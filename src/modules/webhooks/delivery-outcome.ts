@@ -1,6 +1,9 @@
 import type { AttemptOutcome } from './delivery-sender.ts';
 import type { Query } from './delivery-worker.ts';
 
+/** Why a delivery ended without (another) attempt: its endpoint is turned off, by its owner or the service. */
+export const ENDPOINT_DISABLED_ERROR = 'the endpoint is disabled';
+
 /** An endpoint whose deliveries have all failed for this long is disabled (Svix's rule). */
 export const FAILING_ENDPOINT_DISABLED_AFTER_MS = 5 * 24 * 60 * 60 * 1000;
 
@@ -45,6 +48,14 @@ export async function recordFailure(query: Query, endpointId: string, outcome: A
   }
 }
 
+/** Turns the endpoint off; its pending deliveries end `failed` with it. */
 async function disable(query: Query, endpointId: string, reason: string): Promise<void> {
-  await query('update webhook_endpoint set active = false, disabled_reason = $1 where id = $2 and active', [reason, endpointId]);
+  await query(
+    `with disabled as (
+       update webhook_endpoint set active = false, disabled_reason = $1 where id = $2 and active returning id
+     )
+     update webhook_delivery set status = 'failed', next_attempt_at = null, last_error = $3
+      where endpoint_id in (select id from disabled) and status = 'pending'`,
+    [reason, endpointId, ENDPOINT_DISABLED_ERROR],
+  );
 }

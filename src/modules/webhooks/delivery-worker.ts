@@ -1,7 +1,7 @@
 import { WEBHOOK_DELIVERY } from '../../config/timeouts.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { MAX_REQUEST_BODY_BYTES, sendAttempt } from './delivery-sender.ts';
-import { finish, recordFailure, recordSuccess, scheduleRetry } from './delivery-outcome.ts';
+import { ENDPOINT_DISABLED_ERROR, finish, recordFailure, recordSuccess, scheduleRetry } from './delivery-outcome.ts';
 
 /** The default delays between attempts: 1 + 7 attempts over about a day and a half. */
 export const DEFAULT_RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
@@ -23,6 +23,8 @@ export interface DeliveryWorkerOptions {
   clock: Clock;
   /** How long a claim keeps other instances off a delivery (WEBHOOK_LEASE_MS; longer than an attempt can take). */
   leaseMs: number;
+  /** The signing secret a sealed `webhook_endpoint.secret` holds (src/lib/sealed-secrets.ts). */
+  openSecret: (sealed: string) => Promise<string>;
   onError: (error: unknown) => void;
 }
 
@@ -31,10 +33,10 @@ interface ClaimedDelivery {
   attempts: number;
   endpoint_id: string;
   event_id: string;
-  event_type: string;
   body: string;
   url: string;
   active: boolean;
+  /** Sealed, as both are stored. */
   secret: string;
   previous_secret: string | null;
   /** Whether the endpoint has a failing streak that a success must end. */
@@ -92,7 +94,7 @@ async function deliverDueBatch(options: DeliveryWorkerOptions, stop: AbortSignal
          from due where d.id = due.id and d.status = 'pending' and d.next_attempt_at <= $1
        returning d.id, d.attempts, d.endpoint_id, d.event_id
      )
-     select c.id, c.attempts, c.endpoint_id, c.event_id, e.type as event_type, e.body,
+     select c.id, c.attempts, c.endpoint_id, c.event_id, e.body,
             w.url, w.active, w.secret, w.failing_since is not null as failing,
             case when w.previous_secret_expires_at > $1 then w.previous_secret end as previous_secret
        from claimed c join webhook_event e on e.id = c.event_id join webhook_endpoint w on w.id = c.endpoint_id`,
@@ -104,8 +106,9 @@ async function deliverDueBatch(options: DeliveryWorkerOptions, stop: AbortSignal
 
 /** Why a delivery is ended without contacting the receiver, or undefined when it may be sent. */
 function refusal(delivery: ClaimedDelivery): string | undefined {
-  // A disabled endpoint receives nothing but the test pings its owner asks for.
-  if (!delivery.active && delivery.event_type !== 'ping') return 'the endpoint is disabled';
+  // Deactivation fails the pending deliveries, but one may have been queued in a transaction that read the endpoint
+  // as active an instant before.
+  if (!delivery.active) return ENDPOINT_DISABLED_ERROR;
   const size = Buffer.byteLength(delivery.body);
   if (size > MAX_REQUEST_BODY_BYTES) {
     return `the event's body is ${size} bytes, over the limit of ${MAX_REQUEST_BODY_BYTES} (256 KB); it is never sent`;
@@ -120,12 +123,21 @@ async function attemptDelivery(options: DeliveryWorkerOptions, delivery: Claimed
     await finish(query, delivery.id, 'failed', { ok: false, statusCode: null, error: refused, responseBody: null }, clock.now());
     return;
   }
+  let secrets: string[];
+  try {
+    const sealed = delivery.previous_secret ? [delivery.secret, delivery.previous_secret] : [delivery.secret];
+    secrets = await Promise.all(sealed.map(options.openSecret));
+  } catch (error) {
+    // A fault of the service, not of the receiver: the delivery is tried again when its lease ends.
+    options.onError(error);
+    return;
+  }
   const outcome = await sendAttempt(
     {
       eventId: delivery.event_id,
       body: delivery.body,
       url: delivery.url,
-      secrets: delivery.previous_secret ? [delivery.secret, delivery.previous_secret] : [delivery.secret],
+      secrets,
       allowPrivateNetworks: options.allowPrivateNetworks,
     },
     new Date(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { scopedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
+import { DomainError } from '../../lib/errors.ts';
 import { EXAMPLE } from '../../lib/examples.ts';
 import { CursorParam, cursorPage, limitParam } from '../../lib/pagination.ts';
 import { DeliverySchema, WebhookEndpointSchema, WebhookEventTypeSchema, WebhookSecretSchema } from './webhooks.schemas.ts';
@@ -14,6 +15,7 @@ import {
   redeliver,
   rotateWebhookSecret,
   sendTestEvent,
+  TEST_EVENTS_PER_MINUTE,
   updateWebhook,
 } from './webhooks.service.ts';
 
@@ -22,7 +24,8 @@ const WebhookUrlSchema = z
   .string()
   .max(2000)
   .meta({
-    description: 'Where events are POSTed: `https://` on a public host (private, loopback and metadata addresses are refused).',
+    description:
+      'Where events are POSTed: `https://` on a public host (private, loopback, metadata, documentation and other special-purpose addresses are refused).',
     examples: ['https://hooks.example.com/scheduling'],
   });
 const EventsSchema = z
@@ -74,10 +77,11 @@ export const webhooksRouter = router({
         tags: TAGS,
         summary: 'Register a webhook endpoint',
         description:
-          'Returns the endpoint and its signing `secret`, which no other response shows again (it is stored so ' +
-          `that deliveries can be signed). At most ${MAX_ENDPOINTS_PER_USER} endpoints per user (409 beyond). ` +
-          'A URL that is not `https://` or whose host is or resolves to a private, loopback, link-local, CGNAT, ' +
-          'multicast, unspecified or metadata address is 400.',
+          'Returns the endpoint and its signing `secret`, which no other response shows again (it is stored ' +
+          `encrypted, so that deliveries can be signed). At most ${MAX_ENDPOINTS_PER_USER} endpoints per user (409 beyond). ` +
+          'A URL that is not `https://` or whose host is or resolves to anything but a public unicast address (private, ' +
+          'loopback, link-local, CGNAT, multicast, unspecified, metadata, documentation, NAT64 and the other IANA ' +
+          'special-purpose ranges) is 400.',
       },
     })
     .input(CreateWebhookInputSchema)
@@ -177,13 +181,22 @@ export const webhooksRouter = router({
         operationId: 'testWebhook',
         tags: TAGS,
         summary: 'Send a test event',
-        description: 'Queues a `ping` event (`data: {webhookId}`) to this endpoint alone, even a disabled one.',
+        description:
+          'Queues a `ping` event (`data: {webhookId}`) to this endpoint alone. A disabled endpoint gets none (409). ' +
+          `At most ${TEST_EVENTS_PER_MINUTE} a minute per endpoint: beyond, 429 with \`Retry-After\`.`,
       },
     })
     .input(WebhookIdInputSchema)
     .output(DeliverySchema)
     .mutation(async ({ ctx, input }) => {
-      return sendTestEvent(ctx.em, ctx.principal.userId, input.id, ctx.clock.now());
+      const outcome = await sendTestEvent(ctx.em, ctx.principal.userId, input.id, ctx.clock.now());
+      if ('queued' in outcome) return outcome.queued;
+      ctx.response.headers['Retry-After'] = String(outcome.retryAfterSec);
+      ctx.response.headers['Cache-Control'] = 'no-store';
+      throw new DomainError(
+        'rate_limited',
+        `At most ${TEST_EVENTS_PER_MINUTE} test events a minute per webhook endpoint. Retry after ${outcome.retryAfterSec} seconds.`,
+      );
     }),
 
   deliveries: scopedProcedure('read:webhooks')

@@ -3,7 +3,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError, invalidField, notFound } from '../../lib/errors.ts';
 import { openKeyset, type Page, sortKeySql } from '../../lib/keyset.ts';
 import { newId } from '../../lib/ids.ts';
+import { sealSecret } from '../../lib/sealed-secrets.ts';
+import { type SqlTimestamp, toDate } from '../../lib/sql-values.ts';
 import { webhookUrlProblem } from './address-safety.ts';
+import { ENDPOINT_DISABLED_ERROR } from './delivery-outcome.ts';
 import { emitPing, queueDelivery } from './outbox.ts';
 import {
   DELIVERY_COLUMNS,
@@ -19,6 +22,9 @@ import type { Delivery, WebhookEndpoint } from './webhooks.schemas.ts';
 export const MAX_ENDPOINTS_PER_USER = 20;
 /** How long deliveries are signed with the old secret too after a rotation. */
 const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+/** Test events one endpoint may be sent per minute (sliding): enough to try a receiver out, too few to flood it. */
+export const TEST_EVENTS_PER_MINUTE = 5;
+const TEST_EVENT_WINDOW_MS = 60_000;
 
 export interface WebhookPolicy {
   /** WEBHOOK_ALLOW_PRIVATE_NETWORKS: http:// and local addresses allowed (development and tests only). */
@@ -51,6 +57,7 @@ export async function createWebhook(
 ): Promise<WebhookEndpoint & { secret: string }> {
   await checkUrl(input.url, policy);
   const secret = newSecret();
+  const sealed = await sealSecret(em, 'webhook-signing-secret', secret);
   return em.transactional(async (tx) => {
     // Serialises one owner's creations, so that two at once cannot both be the 20th.
     await tx.execute('select id from app_user where id = ? for update', [ownerId]);
@@ -63,7 +70,7 @@ export async function createWebhook(
     const [row] = await tx.execute<WebhookEndpointRow[]>(
       `insert into webhook_endpoint (id, owner_id, url, events, description, active, secret, created_at)
        values (?, ?, ?, ?, ?, ?, ?, ?) returning ${ENDPOINT_COLUMNS}`,
-      [newId(), ownerId, input.url, uniqueEvents(input.events), input.description ?? null, input.active, secret, now],
+      [newId(), ownerId, input.url, uniqueEvents(input.events), input.description ?? null, input.active, sealed, now],
     );
     return { ...toWebhookEndpoint(row!), secret };
   });
@@ -101,7 +108,8 @@ export interface UpdateWebhookInput {
 
 /**
  * Changes the fields sent. Any `active` the owner sends clears `disabledReason` (it says why the service turned it
- * off) and the failing streak, so a re-enabled endpoint gets 5 more days before it is disabled again.
+ * off) and the failing streak, so a re-enabled endpoint gets 5 more days before it is disabled again. Turning it
+ * off ends its pending deliveries `failed`.
  */
 export async function updateWebhook(
   em: EntityManager,
@@ -111,15 +119,21 @@ export async function updateWebhook(
 ): Promise<WebhookEndpoint> {
   if (input.url !== undefined) await checkUrl(input.url, policy);
   const [row] = await em.execute<WebhookEndpointRow[]>(
-    `update webhook_endpoint set
-        url = coalesce(?, url),
-        events = coalesce(?::text[], events),
-        description = case when ? then ? else description end,
-        active = coalesce(?, active),
-        disabled_reason = case when ?::boolean is null then disabled_reason else null end,
-        failing_since = case when ?::boolean is null then failing_since else null end
-      where id = ? and owner_id = ?
-      returning ${ENDPOINT_COLUMNS}`,
+    `with updated as (
+       update webhook_endpoint set
+          url = coalesce(?, url),
+          events = coalesce(?::text[], events),
+          description = case when ? then ? else description end,
+          active = coalesce(?, active),
+          disabled_reason = case when ?::boolean is null then disabled_reason else null end,
+          failing_since = case when ?::boolean is null then failing_since else null end
+        where id = ? and owner_id = ?
+        returning ${ENDPOINT_COLUMNS}
+     ), ended as (
+       update webhook_delivery set status = 'failed', next_attempt_at = null, last_error = ?
+        where endpoint_id in (select id from updated where not active) and status = 'pending'
+     )
+     select * from updated`,
     [
       input.url ?? null,
       input.events === undefined ? null : uniqueEvents(input.events),
@@ -130,6 +144,7 @@ export async function updateWebhook(
       input.active ?? null,
       input.id,
       ownerId,
+      ENDPOINT_DISABLED_ERROR,
     ],
   );
   if (!row) throw notFound('Webhook endpoint');
@@ -148,10 +163,11 @@ export async function deleteWebhook(em: EntityManager, ownerId: string, id: stri
 /** A new secret; the current one keeps signing too for 24 hours, so receivers can switch without losing events. */
 export async function rotateWebhookSecret(em: EntityManager, ownerId: string, id: string, now: Date): Promise<{ secret: string }> {
   const secret = newSecret();
+  const sealed = await sealSecret(em, 'webhook-signing-secret', secret);
   const rows = await em.execute<{ id: string }[]>(
     `update webhook_endpoint set previous_secret = secret, previous_secret_expires_at = ?, secret = ?
       where id = ? and owner_id = ? returning id`,
-    [new Date(now.getTime() + ROTATION_OVERLAP_MS), secret, id, ownerId],
+    [new Date(now.getTime() + ROTATION_OVERLAP_MS), sealed, id, ownerId],
   );
   if (rows.length === 0) throw notFound('Webhook endpoint');
   return { secret };
@@ -162,12 +178,43 @@ async function readDelivery(em: EntityManager, deliveryId: string): Promise<Deli
   return toDelivery(row!);
 }
 
-/** Queues a `ping` to this endpoint alone, even a disabled one. */
-export async function sendTestEvent(em: EntityManager, ownerId: string, id: string, now: Date): Promise<Delivery> {
+export type TestEventOutcome = { queued: Delivery } | { retryAfterSec: number };
+
+/**
+ * Queues a `ping` to this endpoint alone: 409 when it is disabled, and at most TEST_EVENTS_PER_MINUTE a minute
+ * (otherwise the seconds to wait).
+ */
+export async function sendTestEvent(em: EntityManager, ownerId: string, id: string, now: Date): Promise<TestEventOutcome> {
   return em.transactional(async (tx) => {
-    await getWebhook(tx, ownerId, id);
-    return readDelivery(tx, await emitPing(tx, ownerId, id, now));
+    // The row lock makes concurrent pings to one endpoint count one after the other.
+    const [endpoint] = await tx.execute<{ active: boolean }[]>(
+      'select active from webhook_endpoint where id = ? and owner_id = ? for update',
+      [id, ownerId],
+    );
+    if (!endpoint) throw notFound('Webhook endpoint');
+    if (!endpoint.active) {
+      throw new DomainError(
+        'conflict',
+        'This webhook endpoint is disabled: enable it (set "active" to true) before sending it a test event.',
+      );
+    }
+    const retryAfterSec = await testEventRetryAfter(tx, id, now);
+    if (retryAfterSec !== undefined) return { retryAfterSec };
+    return { queued: await readDelivery(tx, await emitPing(tx, ownerId, id, now)) };
   });
+}
+
+/** Whole seconds until the endpoint's oldest ping of the last minute leaves the window, or undefined when one may be sent now. */
+async function testEventRetryAfter(tx: EntityManager, endpointId: string, now: Date): Promise<number | undefined> {
+  const recent = await tx.execute<{ created_at: SqlTimestamp }[]>(
+    `select d.created_at from webhook_delivery d join webhook_event e on e.id = d.event_id
+      where d.endpoint_id = ? and e.type = 'ping' and d.created_at > ?
+      order by d.created_at desc limit ?`,
+    [endpointId, new Date(now.getTime() - TEST_EVENT_WINDOW_MS), TEST_EVENTS_PER_MINUTE],
+  );
+  if (recent.length < TEST_EVENTS_PER_MINUTE) return undefined;
+  const leavesWindowAt = toDate(recent.at(-1)!.created_at).getTime() + TEST_EVENT_WINDOW_MS;
+  return Math.max(1, Math.ceil((leavesWindowAt - now.getTime()) / 1000));
 }
 
 /** Queues the event of one of the endpoint's deliveries again, now, as a new delivery (same webhook-id, same body). */

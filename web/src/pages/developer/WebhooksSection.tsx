@@ -195,6 +195,8 @@ function EndpointItem(props: {
         <button
           type="button"
           className="btn btn-small"
+          disabled={!endpoint.active}
+          title={endpoint.active ? undefined : 'Enable the endpoint to send it a test event'}
           onClick={() =>
             void act('Sending a test event', async () => {
               await api.webhooks.test.mutate({ id: endpoint.id });
