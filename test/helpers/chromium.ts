@@ -87,7 +87,7 @@ function bundledBinFolder(): string {
 function advice(problem: string): string {
   return [
     `The browser tests (test/**/*${BROWSER_TEST_SUFFIX}) need Chromium: ${problem}`,
-    'By default they unpack the build shipped in the @sparticuz/chromium npm package (`npm ci` installs it) on Linux x64;',
+    'Without CHROMIUM_PATH they unpack the Linux x64 build shipped in the @sparticuz/chromium npm package (installed by `npm ci`);',
     'elsewhere, point CHROMIUM_PATH at a Chromium or Chrome binary, then run `npm test` again.',
     `To run everything else meanwhile: npx vitest run --exclude 'test/**/*${BROWSER_TEST_SUFFIX}'`,
   ].join('\n');
