@@ -8,7 +8,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { initOrm, migrate } from '../src/db/orm.ts';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
-import { BROWSER_TEST_SUFFIX, missingChromiumAdvice } from './helpers/chromium.ts';
+import { BROWSER_TEST_SUFFIX, type ChromiumInstall, provideChromium } from './helpers/chromium.ts';
 import { databaseUrl } from './helpers/database-url.ts';
 
 declare module 'vitest' {
@@ -17,6 +17,8 @@ declare module 'vitest' {
     templateDatabase: string;
     /** The web app built from the current source, or '' when the run has no browser tests. */
     webRoot: string;
+    /** The Chromium the browser tests start, or null when the run has none. */
+    chromium: ChromiumInstall | null;
   }
 }
 
@@ -26,9 +28,9 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const withBrowser = await runsBrowserTests(project);
-  const chromiumAdvice = withBrowser ? missingChromiumAdvice() : undefined;
-  // Said before anything runs, so a newcomer's first `npm test` explains itself instead of failing late.
-  if (chromiumAdvice) throw new Error(chromiumAdvice);
+  // Unpacked here, once, rather than by each test file; a missing or broken Chromium is said before anything
+  // runs, so a newcomer's first `npm test` explains itself instead of failing late.
+  const chromium = withBrowser ? await provideChromium() : null;
   const webRoot = withBrowser ? await buildWebApp() : '';
   const embedded = process.env.DATABASE_URL
     ? undefined
@@ -44,6 +46,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('serverUrl', serverUrl);
   project.provide('templateDatabase', templateDatabase);
   project.provide('webRoot', webRoot);
+  project.provide('chromium', chromium);
 
   return async () => {
     if (webRoot) rmSync(webRoot, { recursive: true, force: true });

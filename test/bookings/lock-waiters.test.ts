@@ -43,15 +43,18 @@ describe('bookings waiting for a busy calendar', () => {
       .send({ eventTypeId: owner.eventTypeId, start, durationMin: 30, invitee: invitee() });
   }
 
-  /** Holds a host's calendar lock from a connection of its own, as a booking in progress elsewhere does. */
-  async function holdCalendar(hostId: string, ms: number): Promise<void> {
+  /**
+   * Holds a host's calendar lock from a connection of its own, as a booking in progress elsewhere does, until
+   * `release` settles.
+   */
+  async function holdCalendar(hostId: string, release: Promise<unknown>): Promise<void> {
     const client = new pg.Client({ connectionString: t.database.url });
     await client.connect();
     try {
       await client.query('begin');
       // The key booking-transaction.ts's lockHostCalendars takes.
       await client.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [`host-calendar:${hostId}`]);
-      await new Promise((resolve) => setTimeout(resolve, ms));
+      await release;
       await client.query('rollback');
     } finally {
       await client.end();
@@ -66,13 +69,17 @@ describe('bookings waiting for a busy calendar', () => {
 
   it(`a busy host's bookings wait without their connections: ${2 * PER_HOST} bookings on a pool of ${POOL} end in 201 or 409`, async () => {
     const [busy, free] = [await host(), await host()];
-    const held = holdCalendar(busy.id, HELD_MS);
+    let busyAnswered!: (answers: Promise<Response[]>) => void;
+    const busyAnswers = new Promise<Response[]>((resolve) => (busyAnswered = resolve));
+    // Also until the busy host's last booking is answered, so that none can start after the release on a loaded machine.
+    const held = holdCalendar(busy.id, Promise.all([new Promise((resolve) => setTimeout(resolve, HELD_MS)), busyAnswers]));
     await new Promise((resolve) => setTimeout(resolve, 100));
     const requests = Array.from({ length: PER_HOST }, (_, i) => [
       book(busy, SLOTS[i % SLOTS.length]!),
       book(free, SLOTS[i % SLOTS.length]!),
     ]);
-    const [busyResults, freeResults] = [await Promise.all(requests.map(([b]) => b!)), await Promise.all(requests.map(([, f]) => f!))];
+    busyAnswered(Promise.all(requests.map(([b]) => b!)));
+    const [busyResults, freeResults] = [await busyAnswers, await Promise.all(requests.map(([, f]) => f!))];
     await held;
 
     const unexpected = [...busyResults, ...freeResults].filter((res) => res.status !== 201 && res.status !== 409);

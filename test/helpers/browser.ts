@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { inject } from 'vitest';
-import { CHROMIUM } from './chromium.ts';
+import { chromiumEnv } from './chromium.ts';
 
 /** Screenshots of browser tests land here (git-ignored); look at them. */
 export const ARTIFACTS = path.resolve('test/artifacts');
@@ -25,14 +25,17 @@ export interface Browser {
 }
 
 /**
- * A fresh headless Chromium profile. The flags keep it off the network this machine does not have
- * (background networking, component updates, sync) and let it run as root.
+ * A fresh headless Chromium profile, in the Chromium the global setup provided. The flags keep it off the
+ * network this machine does not have (background networking, component updates, sync) and let it run as root.
  */
 export async function launchBrowser(options: { timezoneId?: string; locale?: string } = {}): Promise<Browser> {
+  const install = inject('chromium');
+  if (!install) throw new Error('No Chromium was provided: name browser test files *.browser.test.ts');
   mkdirSync(ARTIFACTS, { recursive: true });
   const profile = mkdtempSync(path.join(tmpdir(), 'chromium-profile-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
+    executablePath: install.executablePath,
+    env: chromiumEnv(install),
     headless: true,
     args: [
       '--headless',

@@ -44,7 +44,8 @@ async function eventually<T>(check: () => Promise<T | undefined> | T | undefined
 }
 
 const ALL_EVENTS = ['booking.created', 'booking.rescheduled', 'booking.canceled', 'booking.no_show', 'lead.created', 'lead.updated', 'lead.converted'];
-const ENV = { ...BEHIND_PROXY, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_SCHEDULE: '1s,1s' };
+// Retries 100 ms apart, so an attempt waits for little more than the worker's next poll.
+const ENV = { ...BEHIND_PROXY, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_SCHEDULE: '100ms,100ms' };
 
 describe('webhook delivery to real receivers', () => {
   let t: TestApp;
@@ -181,7 +182,7 @@ describe('webhook delivery to real receivers', () => {
   });
 
   it('never contacts a forbidden address without WEBHOOK_ALLOW_PRIVATE_NETWORKS, even if the URL changed after creation', async () => {
-    const strict = await startTestApp({ env: { WEBHOOK_RETRY_SCHEDULE: '1s' } });
+    const strict = await startTestApp({ env: { WEBHOOK_RETRY_SCHEDULE: '100ms' } });
     try {
       const user = await createUserWithToken(strict.em());
       const inbox = await receiver();
