@@ -15,7 +15,7 @@ import { cancelBooking } from '../bookings/bookings.service.ts';
 import { calendarFile, googleCalendarLink, outlookCalendarLink } from './booking-calendar.ts';
 import type { InviteeLinks, ManagedBooking } from './public-booking.schemas.ts';
 
-const MANAGE_TOKEN_PREFIX = 'bkm_';
+export const MANAGE_TOKEN_PREFIX = 'bkm_';
 
 /** A new manage link secret and the hash to store with the booking. */
 export function newManageToken(): { token: string; hash: string } {
