@@ -25,6 +25,7 @@ import { registerHealth } from './http/health.ts';
 import { registerJsonBodyParser, registerTextGuard } from './http/input-guard.ts';
 import { requestLogSerializer, type SecretPrefixes } from './http/request-log.ts';
 import { registerRequestDeadline, requestDeadline } from './http/request-deadline.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerLandingPage } from './http/landing-page.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { registerMcp } from './mcp/server.ts';
@@ -176,6 +177,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await fastify.register(fastifyCookie);
   await fastify.register(fastifyFormbody);
   registerErrorResponses(fastify);
+  registerSecurityHeaders(fastify, env.SITE_URL);
   registerDraining(fastify);
   registerJsonBodyParser(fastify);
   registerTextGuard(fastify, [REST_BASE_PATH, TRPC_BASE_PATH]);
