@@ -54,6 +54,19 @@ async function findManaged(em: EntityManager, token: string): Promise<{ row: Man
   return { row, booking: await readBooking(em, row.owner_id, row.id) };
 }
 
+/**
+ * Whether `token` opens an active booking of event type `eventTypeId`: its invitee may then see that event type's
+ * slots (to reschedule), even a secret one whose private link they do not hold.
+ */
+export async function managesBookingOf(em: EntityManager, token: string, eventTypeId: string): Promise<boolean> {
+  if (!looksLikeToken(MANAGE_TOKEN_PREFIX, token)) return false;
+  const rows = await em.execute(
+    `select 1 from booking where manage_token_hash = ? and event_type_id = ? and status = 'active'`,
+    [hashToken(token), eventTypeId],
+  );
+  return rows.length > 0;
+}
+
 /** The links of a booking whose manage token is `token`. */
 function inviteeLinks(siteUrl: string, token: string, booking: Booking, row: ManagedRow): InviteeLinks {
   const manage = `${siteUrl}/book/manage/${token}`;
