@@ -139,7 +139,7 @@ export async function registerRest(app: FastifyInstance, services: AppServices, 
       method: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'],
       url: `${REST_BASE_PATH}/*`,
       handler: async (request, reply) => {
-        // HEAD (Fastify's, for the GET routes) runs no procedure: an empty 204, as trpc-to-openapi answered it.
+        // HEAD (Fastify's, for the GET routes) has no procedure: an empty 204, as trpc-to-openapi answered it.
         if (request.method === 'HEAD') return reply.code(204).send();
         const found = matches.get(request);
         if (!found) return refuse(reply, unroutable(request.method, request.url.split('?')[0] ?? ''));
@@ -220,6 +220,7 @@ function inputProblems(request: FastifyRequest, { route, pathInput }: RouteMatch
   if (request.body === undefined || request.method === 'DELETE') return problems;
   return [...problems, ...(route.takesBody ? bodyProblems(request.body, Object.keys(pathInput)) : unexpectedBodyProblems(request.body))];
 }
+
 /** A DELETE's JSON body joins its query (the adapter reads a DELETE's input from `request.query`). */
 function mergeDeleteBody(request: FastifyRequest, operation: RestOperation): ErrorDetail[] {
   const query = (request.query ?? {}) as Record<string, unknown>;
