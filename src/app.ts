@@ -24,8 +24,9 @@ import { registerDraining } from './http/draining.ts';
 import { answerClientError, answerFrameworkError, registerErrorResponses } from './http/error-responses.ts';
 import { registerHealth } from './http/health.ts';
 import { registerJsonBodyParser, registerTextGuard } from './http/input-guard.ts';
-import { serializeRequestForLog } from './http/request-log.ts';
+import { requestLogSerializer, type SecretPrefixes } from './http/request-log.ts';
 import { registerRequestDeadline, requestDeadline } from './http/request-deadline.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerLandingPage } from './http/landing-page.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { MCP_PATH, registerMcp } from './mcp/server.ts';
@@ -34,6 +35,28 @@ import { API_REFERENCE_CLIENT_ID, API_REFERENCE_REDIRECT_PATH, ensureApiReferenc
 import { oauthRoutes } from './oauth/routes.ts';
 import { registerSignup } from './oauth/signup.ts';
 import { createUser } from './modules/users/users.service.ts';
+import { PAT_PREFIX } from './identity/personal-access-tokens.ts';
+import { CSRF_PREFIX, DEVICE_PREFIX, SESSION_PREFIX } from './identity/sessions.ts';
+import { MANAGE_TOKEN_PREFIX } from './modules/public-booking/managed-booking.service.ts';
+import { WEBHOOK_SECRET_PREFIX } from './modules/webhooks/webhooks.service.ts';
+import { CLIENT_SECRET_PREFIX } from './oauth/clients.ts';
+import { ACCESS_TOKEN_PREFIX, AUTHORIZATION_CODE_PREFIX, REFRESH_TOKEN_PREFIX } from './oauth/tokens.ts';
+
+/** Every kind of secret the service mints, by type prefix: the request log redacts their shape wherever it appears in a URL. */
+export const SECRET_PREFIXES: SecretPrefixes = {
+  base32: [
+    PAT_PREFIX,
+    ACCESS_TOKEN_PREFIX,
+    REFRESH_TOKEN_PREFIX,
+    AUTHORIZATION_CODE_PREFIX,
+    CLIENT_SECRET_PREFIX,
+    SESSION_PREFIX,
+    CSRF_PREFIX,
+    DEVICE_PREFIX,
+    MANAGE_TOKEN_PREFIX,
+  ],
+  base64: [WEBHOOK_SECRET_PREFIX],
+};
 
 /** Sign-up attempts a client address may make per hour (a bot filling the form must not fill the database). */
 const SIGNUPS_PER_HOUR = 20;
@@ -90,7 +113,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
         : {
             level: env.LOG_LEVEL,
             redact: ['req.headers.authorization', 'req.headers.cookie'],
-            serializers: { req: serializeRequestForLog },
+            serializers: { req: requestLogSerializer(SECRET_PREFIXES) },
             ...(options.logStream ? { stream: options.logStream } : {}),
           },
     bodyLimit: 100 * 1024,
@@ -157,6 +180,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await fastify.register(fastifyCookie);
   await fastify.register(fastifyFormbody);
   registerErrorResponses(fastify);
+  registerSecurityHeaders(fastify, env.SITE_URL);
   const draining = registerDraining(fastify);
   registerJsonBodyParser(fastify);
   registerTextGuard(fastify, [REST_BASE_PATH, TRPC_BASE_PATH, MCP_PATH]);

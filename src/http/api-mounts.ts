@@ -7,14 +7,15 @@ import { type AppServices, type Context, createContextInner, type RequestInfo } 
 import { buildOpenApiDocument, REST_BASE_PATH } from '../api/openapi.ts';
 import { type AppRouter, appRouter } from '../api/root.ts';
 import { logFailureOutsideProcedure } from '../api/trpc.ts';
-import { type ErrorResponse, toErrorResponse, unsupportedMediaType } from '../lib/error-response.ts';
+import { type ErrorResponse, notJson, toErrorResponse, unsupportedMediaType } from '../lib/error-response.ts';
 import type { ErrorDetail } from '../lib/errors.ts';
 import { keepJsonBodiesStrict } from '../lib/json-body.ts';
 import { methodNotAllowed, routeNotFound, sendErrorResponse } from './error-responses.ts';
 import { requestDeadline } from './request-deadline.ts';
 import { answerTrpcRequest, planTrpcRequest, type TrpcDoorOptions } from './trpc-door.ts';
 import { allowedMethods, callRoute, dispatchPath, findRoute, restRoutes, type RouteMatch, withoutTrailingSlash } from './rest-dispatch.ts';
-import { canonicalPath, deleteBodyFields, queryStringProblems, type RestOperation } from './rest-input.ts';
+import { bodyProblems, canonicalPath, deleteBodyFields, queryStringProblems, type RestOperation, unexpectedBodyProblems } from './rest-input.ts';
+import { jsonBodyParser } from './input-guard.ts';
 
 export const TRPC_BASE_PATH = '/trpc';
 
@@ -110,20 +111,20 @@ export async function registerRest(app: FastifyInstance, services: AppServices, 
   /** The route each request was matched to, by the preHandler for the handler; absent when none serves its path. */
   const matches = new WeakMap<FastifyRequest, RouteMatch>();
   await app.register(async (scope) => {
+    registerRestBodyParsers(scope, jsonBodyParser(app));
     // The route table answers what the adapter would not answer in the spec's words: an unknown path (404),
     // a known path with another method (405 with Allow) and a body that is not JSON (415).
     scope.addHook('preHandler', (request, reply, done) => {
       const [path = '', query] = splitOnce(request.url, '?');
-      // HEAD is Fastify's own answer for the GET routes.
-      if (request.method === 'HEAD') return done();
       const requested = withoutTrailingSlash(path);
+      // HEAD is Fastify's own answer for the GET routes; elsewhere it is refused as GET would be.
+      if (request.method === 'HEAD') return findRoute(routes, 'GET', requested) ? done() : void refuse(reply, unroutable('HEAD', path));
       const found = findRoute(routes, request.method, requested);
       if (!found) return void refuse(reply, unroutable(request.method, path));
-      const isJson = request.headers['content-type']?.startsWith('application/json') ?? false;
-      if ((takesBody(request.method) || (request.method === 'DELETE' && request.body !== undefined)) && !isJson) {
-        return void refuse(reply, unsupportedMediaType());
-      }
-      const problems = inputProblems(request, found.route, query, isJson);
+      const body = readBody(request);
+      if (body === 'other') return void refuse(reply, unsupportedMediaType());
+      if (body === 'none' && found.route.takesBody) return void refuse(reply, declaresJson(request) ? notJson() : unsupportedMediaType());
+      const problems = inputProblems(request, found, query);
       if (request.method === 'DELETE' && request.body !== undefined) problems.push(...mergeDeleteBody(request, found.route));
       if (problems.length > 0) restInputProblems.set(request, problems);
       const canonical = canonicalPath(path);
@@ -182,22 +183,42 @@ function refuse(reply: FastifyReply, answer: ErrorResponse): FastifyReply {
   return sendErrorResponse(reply.header('Cache-Control', 'no-store'), answer);
 }
 
-/** The methods whose requests the adapter reads a JSON body from (it refuses any other media type for them). */
-function takesBody(method: string): boolean {
-  return method !== 'GET' && method !== 'DELETE';
-}
-
 /** Every method Node parses that the adapter does not route (it serves GET, POST, PUT, PATCH and DELETE; HEAD is Fastify's). */
 const OTHER_METHODS = METHODS.filter((method) => !['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'CONNECT'].includes(method));
 
+/** What the REST scope's body parsers leave for the preHandler, which knows the operation, to judge. */
+const EMPTY_BODY = Symbol('empty body');
+const OTHER_MEDIA_TYPE = Symbol('body of another media type');
+
+/**
+ * An empty body, whatever its media type, is no body (operations without one are sent so, `curl -d ''`
+ * included); a non-empty body must be JSON. The preHandler answers both once it knows the operation.
+ */
+function registerRestBodyParsers(scope: FastifyInstance, parseJson: ReturnType<typeof jsonBodyParser>): void {
+  scope.removeContentTypeParser(['application/json', 'text/plain', 'application/x-www-form-urlencoded']);
+  scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
+    body === '' ? done(null, EMPTY_BODY) : parseJson(request, body as string, done),
+  );
+  scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body.length === 0 ? EMPTY_BODY : OTHER_MEDIA_TYPE));
+}
+
+/** The body as sent: none (an empty one included; `request.body` is then undefined), JSON, or another media type. */
+function readBody(request: FastifyRequest): 'none' | 'json' | 'other' {
+  if (request.body === OTHER_MEDIA_TYPE) return 'other';
+  if (request.body !== EMPTY_BODY && request.body !== undefined) return 'json';
+  request.body = undefined;
+  return 'none';
+}
+
+function declaresJson(request: FastifyRequest): boolean {
+  return request.headers['content-type']?.startsWith('application/json') ?? false;
+}
+
 /** What is wrong with a REST request's query string and body shape before its schema looks at the values. */
-function inputProblems(request: FastifyRequest, operation: RestOperation, query: string | undefined, isJson: boolean): ErrorDetail[] {
-  const problems = query === undefined ? [] : queryStringProblems(query, operation);
-  // Only JSON bodies: any other media type is the adapter's 415.
-  if (operation.takesBody && isJson && !isPlainObject(request.body)) {
-    problems.push({ code: 'invalid_type', path: [], message: 'The request body must be a JSON object.' });
-  }
-  return problems;
+function inputProblems(request: FastifyRequest, { route, pathInput }: RouteMatch, query: string | undefined): ErrorDetail[] {
+  const problems = query === undefined ? [] : queryStringProblems(query, route);
+  if (request.body === undefined || request.method === 'DELETE') return problems;
+  return [...problems, ...(route.takesBody ? bodyProblems(request.body, Object.keys(pathInput)) : unexpectedBodyProblems(request.body))];
 }
 
 /** A DELETE's JSON body joins its query (the adapter reads a DELETE's input from `request.query`). */
@@ -213,6 +234,3 @@ function splitOnce(text: string, separator: string): [string, string | undefined
   return index === -1 ? [text, undefined] : [text.slice(0, index), text.slice(index + 1)];
 }
 
-function isPlainObject(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

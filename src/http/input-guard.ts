@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MAX_INPUT_DEPTH, findUnsafeInput, jsonNestsDeeperThan } from '../lib/unsafe-text.ts';
 
 /** A request the service refuses before any handler: a 400 in each surface's own error vocabulary. */
@@ -12,14 +12,22 @@ export class UnacceptableInputError extends Error {
  * `__proto__` and `constructor` keys), after one pass that refuses nesting deeper than MAX_INPUT_DEPTH.
  */
 export function registerJsonBodyParser(app: FastifyInstance): void {
-  const parse = app.getDefaultJsonParser('error', 'error');
+  const parse = jsonBodyParser(app);
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (jsonNestsDeeperThan(body as string, MAX_INPUT_DEPTH)) {
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parse);
+}
+
+type BodyParser = (request: FastifyRequest, body: string, done: (error: Error | null, body?: unknown) => void) => void;
+
+/** The JSON body parser of registerJsonBodyParser, for a scope that adds rules of its own around it. */
+export function jsonBodyParser(app: FastifyInstance): BodyParser {
+  const parse = app.getDefaultJsonParser('error', 'error');
+  return (request, body, done) => {
+    if (jsonNestsDeeperThan(body, MAX_INPUT_DEPTH)) {
       return done(new UnacceptableInputError(`The request body nests deeper than ${MAX_INPUT_DEPTH} levels.`), undefined);
     }
-    return parse(request, body as string, done);
-  });
+    return parse(request, body, done);
+  };
 }
 
 /**

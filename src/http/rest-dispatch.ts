@@ -45,7 +45,7 @@ export interface RestRoute extends RestOperation {
 
 export interface RouteMatch {
   route: RestRoute;
-  /** The path parameters as sent. */
+  /** The path parameters, percent-decoded. */
   pathInput: Record<string, string>;
 }
 
@@ -86,9 +86,27 @@ export function findRoute(routes: readonly RestRoute[], method: string, path: st
   for (const route of routes) {
     if (route.method !== method) continue;
     const match = route.pattern.exec(path);
-    if (match) return { route, pathInput: { ...match.groups } };
+    if (match) return { route, pathInput: decodedParameters(match.groups) };
   }
   return undefined;
+}
+
+/**
+ * Path parameters as the procedure reads them: percent-decoded, so that what a segment encodes (a NUL
+ * included) is judged by the input check and the schema, not looked up as written.
+ */
+function decodedParameters(groups: Record<string, string> | undefined): Record<string, string> {
+  const parameters: Record<string, string> = {};
+  for (const [name, value] of Object.entries(groups ?? {})) parameters[name] = value.includes('%') ? decodeOrKeep(value) : value;
+  return parameters;
+}
+
+function decodeOrKeep(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /** The methods some route serves at `path` (the full path, one trailing slash allowed), for a 405's Allow. */

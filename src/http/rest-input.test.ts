@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalPath, queryStringProblems, type RestOperation } from './rest-input.ts';
+import { bodyProblems, canonicalPath, queryStringProblems, type RestOperation, unexpectedBodyProblems } from './rest-input.ts';
 
 const operation: RestOperation = {
   query: new Map([
@@ -45,5 +45,24 @@ describe('canonicalPath on a path it takes as it is', () => {
     fc.assert(fc.property(text, (path) => {
         expect(canonicalPath(path)).toBe(slow(path));
       }), { numRuns: 3000 });
+  });
+});
+
+describe('bodyProblems', () => {
+  it('refuses a body that is not an object, and a path parameter given again in the body', () => {
+    expect(bodyProblems([], ['id'])).toEqual([{ code: 'invalid_type', path: [], message: 'The request body must be a JSON object.' }]);
+    expect(bodyProblems({ id: 'other', name: 'x' }, ['id']).map((problem) => problem.path)).toEqual([['id']]);
+    expect(bodyProblems({ name: 'x' }, ['id'])).toEqual([]);
+  });
+});
+
+describe('unexpectedBodyProblems', () => {
+  it('accepts {} alone and names every key of any other object', () => {
+    expect(unexpectedBodyProblems({})).toEqual([]);
+    expect(unexpectedBodyProblems({ evil: 1, id: 'x' }).map((problem) => problem.path)).toEqual([['evil'], ['id']]);
+  });
+
+  it.each([false, null, 0, 'x', [], [{}]])('refuses %j as a whole', (body) => {
+    expect(unexpectedBodyProblems(body)).toEqual([{ code: 'invalid_type', path: [], message: expect.stringContaining('takes no request body') }]);
   });
 });

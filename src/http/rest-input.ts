@@ -109,6 +109,29 @@ export function deleteBodyFields(
   return { fields, problems };
 }
 
+/**
+ * What is wrong with the JSON body of an operation that takes one, before its schema looks at the values: it
+ * must be an object, and must not repeat a path parameter (the path's value would silently win).
+ */
+export function bodyProblems(body: unknown, pathParameters: readonly string[]): ErrorDetail[] {
+  if (!isPlainObject(body)) return [{ code: 'invalid_type', path: [], message: 'The request body must be a JSON object.' }];
+  return pathParameters
+    .filter((name) => Object.hasOwn(body, name))
+    .map((name) => ({ code: 'unrecognized_keys', path: [name], message: 'is a path parameter: give it in the path only' }));
+}
+
+/** An operation without a request body accepts none, an empty one, or `{}`; anything else is refused, never ignored. */
+export function unexpectedBodyProblems(body: unknown): ErrorDetail[] {
+  if (!isPlainObject(body)) {
+    return [{ code: 'invalid_type', path: [], message: 'This operation takes no request body: send none, or {}.' }];
+  }
+  return Object.keys(body).map((name) => ({ code: 'unrecognized_keys', path: [name], message: 'is not a field of this operation, which takes no request body' }));
+}
+
+function isPlainObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** Sub-delimiters RFC 3986 allows literally in a path segment, which encodeURIComponent would encode. */
 const PATH_SAFE_ESCAPES = /%(2B|3A|40|24|26|3D|2C|3B)/g;
 

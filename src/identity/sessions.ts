@@ -7,7 +7,7 @@ import { hashPassword, verifyPassword } from './passwords.ts';
 import { LoginAttemptEntity, SessionEntity } from './session.entity.ts';
 
 export const SESSION_PREFIX = 'ses_';
-const CSRF_PREFIX = 'csrf_';
+export const CSRF_PREFIX = 'csrf_';
 /** A session lasts 7 days from sign-in (absolute, not sliding); signing in again starts a new one. */
 export const SESSION_TTL_SEC = 7 * 24 * 3600;
 

@@ -42,6 +42,9 @@ const UNSUPPORTED_MEDIA_TYPE_MESSAGE = 'Unsupported Content-Type: send the body 
 
 const NOT_JSON = errorResponse('invalid_request', 'The request body is not valid JSON.');
 
+/** The answer to a body that is not valid JSON (an empty one where the operation needs one included). */
+export const notJson = (): ErrorResponse => NOT_JSON;
+
 /**
  * Errors Fastify and Node's HTTP parser raise themselves, in the service's words. Any other `HPE_*` parser error
  * is "not valid HTTP"; a framework error not listed keeps its own message with the status it carries.

@@ -481,3 +481,120 @@ describe('fuzzing /api/v2 from its OpenAPI document', () => {
     if (survey) expect([...survey].map(([kind, sample]) => `${kind}: ${sample}`)).toEqual([]);
   }, 60_000);
 });
+
+/**
+ * The operations whose input is only their path (POST /webhooks/{id}/test, …), which take no request body: fuzzed
+ * with every kind of body and media type, on the fuzzing user's own resources so that an accepted request really
+ * acts. Never a 5xx, errors in the spec shape, and a body other than none, an empty one or `{}` changes nothing.
+ */
+describe('fuzzing the operations without a request body', () => {
+  let t: TestApp;
+  let user: TestUser;
+  let port: number;
+  const ids: Record<string, string> = {};
+
+  /** Every piece of state one of these operations changes: deliveries queued, signing secrets, private link keys. */
+  async function fingerprint(): Promise<string> {
+    const [row] = await t.em().execute<{ state: string }[]>(
+      `select (select count(*) from webhook_delivery)
+              || ':' || (select coalesce(string_agg(secret || coalesce(previous_secret, ''), ',' order by id), '') from webhook_endpoint)
+              || ':' || (select coalesce(string_agg(coalesce(private_link_key_hash, '-'), ',' order by id), '') from event_type) as state`,
+    );
+    return row!.state;
+  }
+
+  /** A body these operations must refuse: anything but none, an empty one or a JSON `{}`. */
+  function mustBeRefused(request: HostileRequest): boolean {
+    if (request.body === undefined || request.body === '') return false;
+    try {
+      const value: unknown = JSON.parse(request.body);
+      return !(request.headers['content-type']?.startsWith('application/json') && isEmptyObject(value));
+    } catch {
+      return true;
+    }
+  }
+
+  const isEmptyObject = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+
+  const anyBody = fc.oneof(
+    { weight: 2, arbitrary: fc.constantFrom(undefined, '', '{}', ' {} ', '{"evil":1}', '{"id":"x"}', 'false', '[]', '"x"', 'null', '0', '[{}]') },
+    { weight: 3, arbitrary: hostileValue.map(toJson) },
+    { weight: 1, arbitrary: hostileText },
+    { weight: 1, arbitrary: deepJson },
+  );
+  const anyContentType = fc.constantFrom(undefined, 'application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'application/xml');
+
+  function pathValue(operationPath: string, name: string): fc.Arbitrary<string> {
+    const own = name === 'deliveryId' ? ids.deliveryId! : operationPath.startsWith('/webhooks') ? ids.webhookId! : ids.eventTypeId!;
+    return fc.oneof({ weight: 8, arbitrary: fc.constant(own) }, { weight: 1, arbitrary: rawQueryText.filter((text) => text !== '') });
+  }
+
+  function bodylessRequest(operation: Operation): fc.Arbitrary<HostileRequest> {
+    const names = [...operation.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+    return fc
+      .record({ values: fc.tuple(...names.map((name) => pathValue(operation.path, name))), body: anyBody, contentType: anyContentType })
+      .map(({ values, body, contentType }) => {
+        let path = operation.path;
+        names.forEach((name, i) => (path = path.replace(`{${name}}`, values[i]!)));
+        const request: HostileRequest = {
+          method: operation.method.toUpperCase(),
+          path: `/api/v2${path}`,
+          headers: contentType === undefined ? {} : { 'content-type': contentType },
+          body,
+        };
+        return Object.assign(request, { [fc.toStringMethod]: () => describeRequest(request) });
+      });
+  }
+
+  function send(request: HostileRequest): Promise<Answer> {
+    return new Promise((resolvePromise, reject) => {
+      const req = http.request(
+        { host: '127.0.0.1', port, agent: false, method: request.method, path: request.path, headers: { authorization: `Bearer ${user.token}`, ...request.headers } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () =>
+            resolvePromise({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8') }),
+          );
+        },
+      );
+      req.on('error', reject);
+      req.end(request.body);
+    });
+  }
+
+  beforeAll(async () => {
+    t = await startTestApp({ apiRateLimitPerMinute: 1_000_000 });
+    user = await createUserWithToken(t.em());
+    ids.eventTypeId = (await createEventType(t.em(), user.id, { secret: true, privateLinkKey: `fuzz-${SEED}` })).id;
+    const webhook = await t.http.post('/api/v2/webhooks').set('Authorization', `Bearer ${user.token}`).send({ url: 'https://93.184.215.14/hooks', events: ['booking.created'] });
+    ids.webhookId = webhook.body.id as string;
+    const ping = await t.http.post(`/api/v2/webhooks/${ids.webhookId}/test`).set('Authorization', `Bearer ${user.token}`);
+    ids.deliveryId = ping.body.id as string;
+    await t.app.fastify.listen({ host: '127.0.0.1', port: 0 });
+    port = (t.app.fastify.server.address() as AddressInfo).port;
+  });
+  afterAll(() => t.close());
+
+  it('refuses every body but none, an empty one and {}, in the spec shape, and then changes nothing', async () => {
+    expect(Object.values(ids)).toHaveLength(3);
+    const doc = (await t.http.get('/api/docs/openapi.json')).body as OpenApiDocument;
+    const bodyless = operationsOf(doc).filter((operation) => ['post', 'put', 'patch'].includes(operation.method) && !operation.body);
+    expect(bodyless.length).toBeGreaterThanOrEqual(4);
+    for (const operation of bodyless) {
+      await fc.assert(
+        fc.asyncProperty(bodylessRequest(operation), async (request) => {
+          const refused = mustBeRefused(request);
+          const before = refused ? await fingerprint() : undefined;
+          const answer = await send(request);
+          expectSpecError(request, answer);
+          if (!refused) return;
+          const where = `${describeRequest(request)} → ${answer.status} ${answer.text.slice(0, 200)}`;
+          expect(answer.status, where).toBeGreaterThanOrEqual(400);
+          expect(await fingerprint(), where).toBe(before);
+        }),
+        { numRuns: RUNS_PER_OPERATION, seed: SEED, endOnFailure: true },
+      );
+    }
+  }, 120_000);
+});

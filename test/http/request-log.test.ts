@@ -61,6 +61,18 @@ describe('the request log', () => {
     expect(loggedUrls().at(-1)).toContain('[REDACTED]');
   });
 
+  it.each([
+    ['?api_key=', (token: string) => `/api/v2/me?api_key=${token}`],
+    ['?pat=', (token: string) => `/api/v2/me?pat=${token}`],
+    ['?auth=', (token: string) => `/mcp?auth=Bearer%20${token}`],
+    ['a path segment', (token: string) => `/api/v2/event-types/${token}`],
+  ])('never writes a token of ours sent as %s, whatever the parameter is called', async (_label, urlOf) => {
+    const token = `pat_${'7f3a9c'.repeat(8)}abcd`;
+    await t.http.get(urlOf(token));
+    expect(JSON.stringify(log.lines())).not.toContain('7f3a9c');
+    expect(loggedUrls().at(-1)).toContain('pat_[REDACTED]');
+  });
+
   it('keeps parameters that carry no secret', async () => {
     await t.http.get('/api/v2/bookings?limit=5&status=upcoming&state=st-9');
     expect(loggedUrls()).toContain('/api/v2/bookings?limit=5&status=upcoming&state=st-9');

@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest, type LightMyRequest
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appRouter } from '../../src/api/root.ts';
 import { MAX_TRPC_BATCH, trpcHandlerOptions } from '../../src/http/api-mounts.ts';
+import { registerSecurityHeaders } from '../../src/http/security-headers.ts';
 import { planTrpcRequest } from '../../src/http/trpc-door.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createUserWithToken, type TestUser } from '../helpers/factories.ts';
@@ -21,6 +22,8 @@ describe('the /trpc door answers as tRPC itself does', () => {
     t = await startTestApp();
     user = await createUserWithToken(t.em());
     stock = Fastify({ routerOptions: { maxParamLength: 5000 } });
+    // The headers the service puts on every answer, whichever door answers.
+    registerSecurityHeaders(stock, t.app.services.env.SITE_URL);
     await stock.register(fastifyTRPCPlugin, { prefix: '/trpc', trpcOptions: trpcHandlerOptions(t.app.services, t.orm) });
     await stock.ready();
   });

@@ -126,8 +126,10 @@ describe('public booking procedures (/trpc publicBooking.*)', () => {
       expect(data(slots)).toEqual({ data: [{ start: '2026-03-02T08:30:00.000Z', end: '2026-03-02T09:00:00.000Z' }] });
     });
 
-    it('books a secret event type by its id, refuses an inactive one with 409 and validates the body', async () => {
-      const secret = await api.mutate('publicBooking.book', { eventTypeId: secretId, start: '2026-03-03T08:00:00Z', durationMin: 30, invitee: invitee() });
+    it('books a secret event type with its key (404 by its id alone), refuses an inactive one with 409 and validates the body', async () => {
+      const booking = { eventTypeId: secretId, start: '2026-03-03T08:00:00Z', durationMin: 30, invitee: invitee() };
+      expect((await api.mutate('publicBooking.book', booking)).status).toBe(404);
+      const secret = await api.mutate('publicBooking.book', { ...booking, key: 'k3y-s3cret' });
       expect(secret.status).toBe(200);
       const inactive = (await createEventType(t.em(), owner.id, { active: false })).id;
       const res = await api.mutate('publicBooking.book', { eventTypeId: inactive, start: '2026-03-03T09:00:00Z', durationMin: 30, invitee: invitee() });

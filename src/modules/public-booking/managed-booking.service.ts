@@ -15,7 +15,7 @@ import { cancelBooking } from '../bookings/bookings.service.ts';
 import { calendarFile, googleCalendarLink, outlookCalendarLink } from './booking-calendar.ts';
 import type { InviteeLinks, ManagedBooking } from './public-booking.schemas.ts';
 
-const MANAGE_TOKEN_PREFIX = 'bkm_';
+export const MANAGE_TOKEN_PREFIX = 'bkm_';
 
 /** A new manage link secret and the hash to store with the booking. */
 export function newManageToken(): { token: string; hash: string } {
@@ -52,6 +52,19 @@ async function findManaged(em: EntityManager, token: string): Promise<{ row: Man
   );
   if (!row) throw notFound('Booking');
   return { row, booking: await readBooking(em, row.owner_id, row.id) };
+}
+
+/**
+ * Whether `token` opens an active booking of event type `eventTypeId`: its invitee may then see that event type's
+ * slots (to reschedule), even a secret one whose private link they do not hold.
+ */
+export async function managesBookingOf(em: EntityManager, token: string, eventTypeId: string): Promise<boolean> {
+  if (!looksLikeToken(MANAGE_TOKEN_PREFIX, token)) return false;
+  const rows = await em.execute(
+    `select 1 from booking where manage_token_hash = ? and event_type_id = ? and status = 'active'`,
+    [hashToken(token), eventTypeId],
+  );
+  return rows.length > 0;
 }
 
 /** The links of a booking whose manage token is `token`. */

@@ -1,8 +1,7 @@
 import { publicRateLimitedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
-import { AvailabilityInputSchema, AvailabilityOutputSchema } from '../availability/availability.schemas.ts';
+import { AvailabilityOutputSchema } from '../availability/availability.schemas.ts';
 import { z } from 'zod';
-import { CreateBookingInputSchema } from '../bookings/bookings.schemas.ts';
 import { cancelManagedBooking, getManagedBooking, rescheduleManagedBooking } from './managed-booking.service.ts';
 import {
   CancelManagedBookingInputSchema,
@@ -10,6 +9,8 @@ import {
   CaptureLeadOutputSchema,
   ManagedBookingSchema,
   ManageTokenSchema,
+  PublicAvailabilityInputSchema,
+  PublicBookingInputSchema,
   PublicBookingResultSchema,
   PublicEventTypeInputSchema,
   PublicEventTypeSchema,
@@ -28,13 +29,13 @@ export const publicBookingRouter = router({
     .query(({ ctx, input }) => getPublicEventType(ctx.em, input, ctx.env.SITE_URL)),
 
   availability: publicRateLimitedProcedure
-    .input(AvailabilityInputSchema)
+    .input(PublicAvailabilityInputSchema)
     .output(AvailabilityOutputSchema)
     .query(({ ctx, input }) => getPublicAvailability(ctx.em, input, ctx.clock.now())),
 
   book: publicRateLimitedProcedure
     .meta({ idempotent: true })
-    .input(CreateBookingInputSchema)
+    .input(PublicBookingInputSchema)
     .output(PublicBookingResultSchema)
     .mutation(async ({ ctx, input }) => {
       const result = await bookPublicly(ctx.em, input, {

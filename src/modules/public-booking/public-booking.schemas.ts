@@ -1,14 +1,41 @@
 import { z } from 'zod';
 import { TimeZoneSchema } from '../../lib/time.ts';
-import { BookingSchema } from '../bookings/bookings.schemas.ts';
+import { AvailabilityInputSchema } from '../availability/availability.schemas.ts';
+import { BookingSchema, CreateBookingInputSchema } from '../bookings/bookings.schemas.ts';
 import { EventTypeSchema } from '../event-types/event-types.schemas.ts';
+
+/** A secret event type's private link key (the `key` of its link): every public read and write of it needs it. */
+const PrivateLinkKeySchema = z.string().max(200).nullish().describe('The private link key; required for a secret event type.');
+
+/** The invitee's private manage link secret, as it appears in /book/manage/<token>. */
+export const ManageTokenSchema = z.string().min(1).max(200).describe('The secret of the private manage link.');
+
+/** What opens a secret event type to the public procedures. */
+export interface EventTypeAccess {
+  key?: string | null | undefined;
+  /** A manage token of one of its active bookings (availability only: the invitee reschedules). */
+  manageToken?: string | undefined;
+}
 
 /** How the booking page finds an event type: the owner's slug, the event type's slug, and for a secret one its private key. */
 export const PublicEventTypeInputSchema = z.object({
   userSlug: z.string().min(1).max(100),
   eventTypeSlug: z.string().min(1).max(100),
-  key: z.string().max(200).nullish().describe('The private link key; required for a secret event type.'),
+  key: PrivateLinkKeySchema,
 });
+
+/** GET /availability's input, plus what opens a secret event type: its key, or the manage token of a booking of it. */
+export const PublicAvailabilityInputSchema = AvailabilityInputSchema.safeExtend({
+  key: PrivateLinkKeySchema,
+  manageToken: ManageTokenSchema.optional().describe('The manage token of a booking of this event type (rescheduling it).'),
+});
+
+export type PublicAvailabilityInput = z.infer<typeof PublicAvailabilityInputSchema>;
+
+/** POST /bookings's body, plus the private link key of a secret event type. */
+export const PublicBookingInputSchema = CreateBookingInputSchema.extend({ key: PrivateLinkKeySchema });
+
+export type PublicBookingInput = z.infer<typeof PublicBookingInputSchema>;
 
 export type PublicEventTypeInput = z.infer<typeof PublicEventTypeInputSchema>;
 
@@ -34,6 +61,7 @@ export const CaptureLeadInputSchema = z.object({
   name: z.string().trim().min(1).max(200).optional(),
   email: z.email().max(254),
   timezone: TimeZoneSchema,
+  key: PrivateLinkKeySchema,
 });
 
 export type CaptureLeadInput = z.infer<typeof CaptureLeadInputSchema>;
@@ -41,9 +69,6 @@ export type CaptureLeadInput = z.infer<typeof CaptureLeadInputSchema>;
 export const CaptureLeadOutputSchema = z.object({
   captured: z.literal(true),
 });
-
-/** The invitee's private manage link secret, as it appears in /book/manage/<token>. */
-export const ManageTokenSchema = z.string().min(1).max(200).describe('The secret of the private manage link.');
 
 /** Where the invitee adds the booking to a calendar, and (in the booking's creation response only) manages it. */
 export const InviteeLinksSchema = z.object({

@@ -1,25 +1,33 @@
 /**
  * The public, unauthenticated booking flow behind the booking page (/book/:user/:eventType).
  *
- * Visibility: only active event types are public; an inactive or unknown one is 404. A secret event type
- * is found by slug only together with its private link key (404 otherwise, exactly like a missing one).
- * The event type's id is random and only revealed through that read, so availability, booking and lead
- * capture take the id alone: knowing the id is the capability, as for the private link itself.
+ * Visibility: only active event types are public; an inactive or unknown one is 404. A secret event type is
+ * opened only by its current private link key, in every read and write (the page, availability, booking, lead
+ * capture): without it, or with a key replaced since, it is 404 exactly like a missing one. Its id alone opens
+ * nothing, since ids are not secrets (an invitee's manage page shows it). The one other key: an invitee's manage
+ * token opens the availability of their own booking's event type, to reschedule it.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { notFound } from '../../lib/errors.ts';
 import { hashToken } from '../../lib/secrets.ts';
-import type { AvailabilityInput, AvailabilityOutput } from '../availability/availability.schemas.ts';
+import type { AvailabilityOutput } from '../availability/availability.schemas.ts';
 import { findEventType, getAvailabilityFor } from '../availability/availability.service.ts';
 import { createBooking, type CreateBookingResult } from '../bookings/booking-creation.service.ts';
-import type { CreateBookingInput } from '../bookings/bookings.schemas.ts';
 import type { IdempotencyScope } from '../bookings/idempotency.ts';
 import { EVENT_TYPE_COLUMNS, type EventTypeRecord, type EventTypeRow, toEventType } from '../event-types/event-type.rows.ts';
 import { eventTypeUrl } from '../event-types/event-types.schemas.ts';
 import { captureLead } from '../leads/lead-capture.service.ts';
-import { linksForNewBooking, newManageToken } from './managed-booking.service.ts';
-import type { CaptureLeadInput, InviteeLinks, PublicEventType, PublicEventTypeInput } from './public-booking.schemas.ts';
+import { linksForNewBooking, managesBookingOf, newManageToken } from './managed-booking.service.ts';
+import type {
+  CaptureLeadInput,
+  EventTypeAccess,
+  InviteeLinks,
+  PublicAvailabilityInput,
+  PublicBookingInput,
+  PublicEventType,
+  PublicEventTypeInput,
+} from './public-booking.schemas.ts';
 
 /** Whether `key` is the private link key whose SHA-256 is stored, compared in constant time. */
 function isPrivateLinkKey(key: string, storedHash: string): boolean {
@@ -61,19 +69,26 @@ export async function getPublicEventType(
   };
 }
 
-/** An active event type by id, else 404. */
-async function findPublicEventType(em: EntityManager, id: string): Promise<EventTypeRecord> {
+/** Whether the caller may see `eventType`: any public one; a secret one with its current key or a manage token of its. */
+async function mayOpen(em: EntityManager, eventType: EventTypeRecord, access: EventTypeAccess): Promise<boolean> {
+  if (!eventType.secret) return true;
+  if (access.key && eventType.privateLinkKeyHash && isPrivateLinkKey(access.key, eventType.privateLinkKeyHash)) return true;
+  return access.manageToken !== undefined && (await managesBookingOf(em, access.manageToken, eventType.id));
+}
+
+/** An active event type by id that the caller may see, else 404. */
+async function findPublicEventType(em: EntityManager, id: string, access: EventTypeAccess): Promise<EventTypeRecord> {
   const eventType = await findEventType(em, id);
-  if (!eventType?.active) throw notFound('Event type');
+  if (!eventType?.active || !(await mayOpen(em, eventType, access))) throw notFound('Event type');
   return eventType;
 }
 
 export async function getPublicAvailability(
   em: EntityManager,
-  input: AvailabilityInput,
+  { key, manageToken, ...input }: PublicAvailabilityInput,
   now: Date,
 ): Promise<AvailabilityOutput> {
-  return getAvailabilityFor(em, await findPublicEventType(em, input.eventTypeId), input, now);
+  return getAvailabilityFor(em, await findPublicEventType(em, input.eventTypeId, { key, manageToken }), input, now);
 }
 
 /**
@@ -84,9 +99,12 @@ export async function getPublicAvailability(
  */
 export async function bookPublicly(
   em: EntityManager,
-  input: CreateBookingInput,
+  { key, ...input }: PublicBookingInput,
   options: { now: Date; idempotency: IdempotencyScope | undefined; deadline?: AbortSignal; siteUrl: string },
 ): Promise<CreateBookingResult & { links?: InviteeLinks }> {
+  // Only a secret event type is refused here; booking's own rules answer for a missing or inactive one.
+  const eventType = await findEventType(em, input.eventTypeId);
+  if (eventType && !(await mayOpen(em, eventType, { key }))) throw notFound('Event type');
   const manageToken = newManageToken();
   const result = await createBooking(em, input, {
     caller: { kind: 'public' },
@@ -100,7 +118,7 @@ export async function bookPublicly(
 }
 
 export async function capturePublicLead(em: EntityManager, input: CaptureLeadInput, now: Date): Promise<{ captured: true }> {
-  const eventType = await findPublicEventType(em, input.eventTypeId);
+  const eventType = await findPublicEventType(em, input.eventTypeId, { key: input.key });
   await captureLead(em, eventType, { name: input.name, email: input.email, timezone: input.timezone }, now);
   return { captured: true };
 }

@@ -31,9 +31,11 @@ export interface WebhookPolicy {
   allowPrivateNetworks: boolean;
 }
 
-/** A Standard Webhooks secret: `whsec_` and the base64 of 32 random bytes. */
+/** A Standard Webhooks secret: this prefix and the base64 of 32 random bytes. */
+export const WEBHOOK_SECRET_PREFIX = 'whsec_';
+
 function newSecret(): string {
-  return `whsec_${randomBytes(32).toString('base64')}`;
+  return `${WEBHOOK_SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
 }
 
 async function checkUrl(url: string, policy: WebhookPolicy): Promise<void> {

@@ -74,10 +74,13 @@ export function BookingPage(props: { userSlug: string; eventTypeSlug: string; pr
       </main>
     );
   }
-  return <Booker eventType={eventType} />;
+  return <Booker eventType={eventType} privateKey={props.privateKey} />;
 }
 
-function Booker({ eventType }: { eventType: EventTypeInfo }) {
+/** What opens a secret event type to the public procedures: its private link key, or (rescheduling) a manage token. */
+export type EventTypeAccess = { key: string | null } | { manageToken: string };
+
+function Booker({ eventType, privateKey }: { eventType: EventTypeInfo; privateKey: string | null }) {
   const [duration, setDuration] = useState<number>(eventType.durationsMin[0] ?? 30);
   const [timeZone, setTimeZone] = useState(browserTimeZone);
   const [step, setStep] = useState<Step>({ kind: 'pick' });
@@ -91,6 +94,8 @@ function Booker({ eventType }: { eventType: EventTypeInfo }) {
     setStep({ kind: 'pick' });
   };
   const hostName = eventType.owner.name ?? eventType.owner.slug;
+  // One object while the key stays the same: the slot picker asks again when it changes.
+  const access = useMemo(() => ({ key: privateKey }), [privateKey]);
 
   return (
     <div className="booking-shell">
@@ -120,6 +125,7 @@ function Booker({ eventType }: { eventType: EventTypeInfo }) {
           {step.kind === 'pick' && (
             <SlotPicker
               eventType={eventType}
+              access={access}
               duration={duration}
               onDuration={setDuration}
               timeZone={timeZone}
@@ -138,6 +144,7 @@ function Booker({ eventType }: { eventType: EventTypeInfo }) {
           {step.kind === 'details' && (
             <BookingForm
               eventType={eventType}
+              privateKey={privateKey}
               slot={step.slot}
               duration={duration}
               timeZone={timeZone}
@@ -181,6 +188,7 @@ function Booker({ eventType }: { eventType: EventTypeInfo }) {
           {step.kind === 'lead' && (
             <LeadForm
               eventType={eventType}
+              privateKey={privateKey}
               hostName={hostName}
               timeZone={timeZone}
               onBack={backToTimes}
@@ -204,6 +212,7 @@ function Booker({ eventType }: { eventType: EventTypeInfo }) {
 /** The week-by-week times of an event type (for booking, and for rescheduling on the manage page). */
 export function SlotPicker(props: {
   eventType: Pick<EventTypeInfo, 'id' | 'durationsMin'>;
+  access: EventTypeAccess;
   duration: number;
   onDuration: (minutes: number) => void;
   timeZone: string;
@@ -218,6 +227,7 @@ export function SlotPicker(props: {
   focusHeading: boolean;
 }) {
   const { eventType, duration, timeZone } = props;
+  const { access } = props;
   const headingRef = useRef<HTMLHeadingElement>(null);
   const focusOnMount = useRef(props.focusHeading);
   useEffect(() => {
@@ -248,10 +258,11 @@ export function SlotPicker(props: {
         to: new Date(startOfLocalDate(addDays(lastDay, 1), timeZone)).toISOString(),
         tz: timeZone,
         duration,
+        ...access,
       },
       attempt,
     }),
-    [eventType.id, firstDay, lastDay, timeZone, duration, attempt],
+    [eventType.id, access, firstDay, lastDay, timeZone, duration, attempt],
   );
 
   useEffect(() => {
@@ -414,6 +425,7 @@ export function SlotPicker(props: {
 
 function BookingForm(props: {
   eventType: EventTypeInfo;
+  privateKey: string | null;
   slot: Slot;
   duration: number;
   timeZone: string;
@@ -442,6 +454,7 @@ function BookingForm(props: {
     try {
       const booking = await api.publicBooking.book.mutate({
         eventTypeId: props.eventType.id,
+        key: props.privateKey,
         start: props.slot.start,
         durationMin: props.duration,
         invitee: { name: name.trim(), email: email.trim(), timezone: props.timeZone },
@@ -533,6 +546,7 @@ function BookingForm(props: {
 
 function LeadForm(props: {
   eventType: EventTypeInfo;
+  privateKey: string | null;
   hostName: string;
   timeZone: string;
   onBack: () => void;
@@ -559,6 +573,7 @@ function LeadForm(props: {
     try {
       await api.publicBooking.captureLead.mutate({
         eventTypeId: props.eventType.id,
+        key: props.privateKey,
         email: email.trim(),
         timezone: props.timeZone,
         ...(name.trim() ? { name: name.trim() } : {}),

@@ -1,5 +1,5 @@
 import type { inferRouterOutputs } from '@trpc/server';
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
 import type { AppRouter } from '../../../src/api/root.ts';
 import { api, errorMessage, errorStatus } from '../api.ts';
 import { AddToCalendar } from '../components/InviteeLinks.tsx';
@@ -62,6 +62,8 @@ function ManageBooking(props: { token: string; managed: Managed; onChange: (mana
   const [error, setError] = useState<string | null>(null);
   const hostName = props.managed.host.name ?? eventType.owner.name ?? eventType.owner.slug;
   const canceled = booking.status === 'canceled';
+  // The manage token opens the availability of the booking's event type, even a secret one.
+  const access = useMemo(() => ({ manageToken: props.token }), [props.token]);
 
   async function move(slot: Slot) {
     setError(null);
@@ -137,6 +139,7 @@ function ManageBooking(props: { token: string; managed: Managed; onChange: (mana
               </div>
               <SlotPicker
                 eventType={{ id: eventType.id, durationsMin: [booking.durationMin] }}
+                access={access}
                 duration={booking.durationMin}
                 onDuration={() => undefined}
                 timeZone={timeZone}
