@@ -1,6 +1,7 @@
 import type { inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from '../../../src/api/root.ts';
 import { type LocalDate, startOfLocalDate } from '../time.ts';
+import type { SessionUser } from './session.ts';
 
 type Outputs = inferRouterOutputs<AppRouter>;
 export type BookingItem = Outputs['bookings']['list']['data'][number];
@@ -50,4 +51,8 @@ export function dayStartIso(value: string, timeZone: string): string | undefined
 
 export function titleCase(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1).replace(/_/g, ' ');
+}
+
+export function planName(plan: SessionUser['plan']): string {
+  return plan.charAt(0).toUpperCase() + plan.slice(1);
 }

@@ -1,5 +1,8 @@
+import type { inferRouterOutputs } from '@trpc/server';
 import { createContext, useContext } from 'react';
-import type { SessionUser } from '../pages/developer/types.ts';
+import type { AppRouter } from '../../../src/api/root.ts';
+
+export type SessionUser = NonNullable<inferRouterOutputs<AppRouter>['session']['current']>['user'];
 
 export interface DashboardSession {
   user: SessionUser;

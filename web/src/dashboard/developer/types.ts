@@ -3,7 +3,6 @@ import type { AppRouter } from '../../../../src/api/root.ts';
 
 type Outputs = inferRouterOutputs<AppRouter>;
 
-export type SessionUser = NonNullable<Outputs['session']['current']>['user'];
 export type TokenItem = Outputs['developerSettings']['tokens']['list'][number];
 export type ScopeItem = Outputs['developerSettings']['scopes'][number];
 export type OAuthAppItem = Outputs['developerSettings']['apps']['list'][number];

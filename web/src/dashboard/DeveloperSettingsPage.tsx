@@ -1,9 +1,9 @@
-import { useSession } from '../dashboard/session.ts';
-import { planName } from '../dashboard/Shell.tsx';
 import { GrantedAppsSection } from './developer/GrantedAppsSection.tsx';
 import { OAuthAppsSection } from './developer/OAuthAppsSection.tsx';
 import { TokensSection } from './developer/TokensSection.tsx';
 import { WebhooksSection } from './developer/WebhooksSection.tsx';
+import { planName } from './format.ts';
+import { useSession } from './session.ts';
 
 /** /app/settings/developer: personal access tokens, OAuth apps, the apps the user has authorized, and webhooks. */
 export function DeveloperSettingsPage() {
