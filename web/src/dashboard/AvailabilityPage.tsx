@@ -1,5 +1,6 @@
-import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { api, errorMessage } from '../api.ts';
+import { TextField } from '../components/fields.tsx';
 import { ErrorNotice, LoadFailed, Spinner } from '../components/ui.tsx';
 import type { ScheduleData } from './format.ts';
 import { titleCase } from './format.ts';
@@ -142,7 +143,6 @@ function IntervalsEditor(props: { label: string; intervals: Interval[]; emptyTex
 
 function OverridesEditor({ overrides, onChange }: { overrides: Override[]; onChange: (overrides: Override[]) => void }) {
   const [date, setDate] = useState('');
-  const id = useId();
   const add = () => {
     if (!date || overrides.some((item) => item.date === date)) return;
     onChange([...overrides, { date, intervals: [] }].sort((a, b) => a.date.localeCompare(b.date)));
@@ -170,12 +170,7 @@ function OverridesEditor({ overrides, onChange }: { overrides: Override[]; onCha
           ))}
         </div>
         <div className="inline-add">
-          <div className="field">
-            <label className="label" htmlFor={id}>
-              Date
-            </label>
-            <input id={id} type="date" className="input" value={date} onChange={(e) => setDate(e.target.value)} />
-          </div>
+          <TextField label="Date" type="date" value={date} onChange={(e) => setDate(e.target.value)} />
           <button type="button" className="btn" onClick={add} disabled={!date}>
             Add override
           </button>

@@ -1,5 +1,6 @@
-import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { api, errorMessage } from '../api.ts';
+import { SelectField, TextField } from '../components/fields.tsx';
 import { ErrorNotice, LoadFailed, Spinner } from '../components/ui.tsx';
 import { addDays, dateKey, localDateOf } from '../time.ts';
 import { type BookingItem, dayStartIso, type EventTypeItem, formatTime, formatWhen, parseDateInput } from './format.ts';
@@ -44,7 +45,6 @@ export function BookingsPage() {
   const [bookings, setBookings] = useState<BookingItem[] | null>(null);
   const [nextCursor, setNextCursor] = useState<string | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
-  const ids = { status: useId(), eventType: useId(), from: useId(), to: useId() };
 
   const load = useCallback(
     async (cursor?: string) => {
@@ -85,31 +85,19 @@ export function BookingsPage() {
               </button>
             ))}
           </div>
-          <div className="field">
-            <label className="label" htmlFor={ids.status}>Status</label>
-            <select id={ids.status} className="select" value={filters.status} onChange={(e) => set({ status: e.target.value as Filters['status'] })}>
-              <option value="">Any</option>
-              <option value="active">Active</option>
-              <option value="canceled">Canceled</option>
-            </select>
-          </div>
-          <div className="field">
-            <label className="label" htmlFor={ids.eventType}>Event type</label>
-            <select id={ids.eventType} className="select" value={filters.eventTypeId} onChange={(e) => set({ eventTypeId: e.target.value })}>
-              <option value="">All</option>
-              {eventTypes.map((eventType) => (
-                <option key={eventType.id} value={eventType.id}>{eventType.name}</option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label className="label" htmlFor={ids.from}>From</label>
-            <input id={ids.from} type="date" className="input" value={filters.fromDate} onChange={(e) => set({ fromDate: e.target.value })} />
-          </div>
-          <div className="field">
-            <label className="label" htmlFor={ids.to}>To</label>
-            <input id={ids.to} type="date" className="input" value={filters.toDate} onChange={(e) => set({ toDate: e.target.value })} />
-          </div>
+          <SelectField label="Status" value={filters.status} onChange={(e) => set({ status: e.target.value as Filters['status'] })}>
+            <option value="">Any</option>
+            <option value="active">Active</option>
+            <option value="canceled">Canceled</option>
+          </SelectField>
+          <SelectField label="Event type" value={filters.eventTypeId} onChange={(e) => set({ eventTypeId: e.target.value })}>
+            <option value="">All</option>
+            {eventTypes.map((eventType) => (
+              <option key={eventType.id} value={eventType.id}>{eventType.name}</option>
+            ))}
+          </SelectField>
+          <TextField label="From" type="date" value={filters.fromDate} onChange={(e) => set({ fromDate: e.target.value })} />
+          <TextField label="To" type="date" value={filters.toDate} onChange={(e) => set({ toDate: e.target.value })} />
         </div>
       </section>
       {loadError && <LoadFailed what="Your bookings" reason={loadError} onRetry={() => void load()} />}
@@ -244,7 +232,6 @@ function CancelForm({ booking, onDone }: { booking: BookingItem; onDone: (bookin
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const id = useId();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
@@ -259,10 +246,7 @@ function CancelForm({ booking, onDone }: { booking: BookingItem; onDone: (bookin
   };
   return (
     <form className="form-panel" onSubmit={(event) => void submit(event)}>
-      <div className="field">
-        <label className="label" htmlFor={id}>Reason for canceling (optional)</label>
-        <textarea id={id} className="textarea" maxLength={500} rows={2} value={reason} onChange={(e) => setReason(e.target.value)} />
-      </div>
+      <TextField multiline label="Reason for canceling (optional)" maxLength={500} rows={2} value={reason} onChange={(e) => setReason(e.target.value)} />
       {error && <ErrorNotice>{error}</ErrorNotice>}
       <div className="btn-row">
         <button type="submit" className="btn btn-danger-solid btn-small" disabled={busy}>
@@ -283,7 +267,6 @@ function ReschedulePicker({ booking, onDone }: { booking: BookingItem; onDone: (
   const [slots, setSlots] = useState<{ start: string }[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const id = useId();
 
   useEffect(() => {
     const date = parseDateInput(day);
@@ -319,10 +302,7 @@ function ReschedulePicker({ booking, onDone }: { booking: BookingItem; onDone: (
 
   return (
     <div className="form-panel" data-testid="reschedule">
-      <div className="field">
-        <label className="label" htmlFor={id}>New day</label>
-        <input id={id} type="date" className="input" value={day} onChange={(e) => setDay(e.target.value)} />
-      </div>
+      <TextField label="New day" type="date" value={day} onChange={(e) => setDay(e.target.value)} />
       {error && <ErrorNotice>{error}</ErrorNotice>}
       {!slots && !error && <Spinner label="Finding free times…" />}
       {slots && slots.length === 0 && <p className="muted">No free times that day. Try another day.</p>}

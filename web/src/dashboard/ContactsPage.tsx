@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { api, errorMessage } from '../api.ts';
+import { TextField } from '../components/fields.tsx';
 import { LoadFailed, Spinner } from '../components/ui.tsx';
 import { type ContactItem, formatDay, titleCase } from './format.ts';
 import { useSession } from './session.ts';
@@ -13,7 +14,6 @@ export function ContactsPage() {
   const [offset, setOffset] = useState(0);
   const [result, setResult] = useState<{ data: ContactItem[]; total: number; nextOffset: number | null } | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
-  const searchId = useId();
 
   const load = useCallback(async () => {
     setLoadError(null);
@@ -43,12 +43,7 @@ export function ContactsPage() {
         <p>Everyone who booked you or left their details, merged by e-mail address.</p>
       </div>
       <div className="filters">
-        <div className="field grow">
-          <label className="label" htmlFor={searchId}>
-            Search by name or e-mail
-          </label>
-          <input id={searchId} type="search" className="input" value={query} onChange={(e) => setQuery(e.target.value)} maxLength={200} />
-        </div>
+        <TextField grow label="Search by name or e-mail" type="search" value={query} onChange={(e) => setQuery(e.target.value)} maxLength={200} />
       </div>
       {loadError && <LoadFailed what="Your contacts" reason={loadError} onRetry={() => void load()} />}
       {!result && !loadError && <Spinner label="Loading contacts…" />}

@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { api, errorMessage } from '../api.ts';
+import { SelectField } from '../components/fields.tsx';
 import { ErrorNotice, LoadFailed, Spinner } from '../components/ui.tsx';
 import { formatWhen, type LeadItem, titleCase } from './format.ts';
 import { useSession } from './session.ts';
@@ -13,7 +14,6 @@ export function LeadsPage() {
   const [leads, setLeads] = useState<LeadItem[] | null>(null);
   const [nextCursor, setNextCursor] = useState<string | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
-  const filterId = useId();
 
   const load = useCallback(
     async (cursor?: string) => {
@@ -39,19 +39,14 @@ export function LeadsPage() {
         <p>People who left their details on a booking page without booking yet. Move them through your pipeline.</p>
       </div>
       <div className="filters">
-        <div className="field">
-          <label className="label" htmlFor={filterId}>
-            Status
-          </label>
-          <select id={filterId} className="select" value={status} onChange={(e) => setStatus(e.target.value as Status | '')}>
-            <option value="">Any</option>
-            {STATUSES.map((value) => (
-              <option key={value} value={value}>
-                {titleCase(value)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField label="Status" value={status} onChange={(e) => setStatus(e.target.value as Status | '')}>
+          <option value="">Any</option>
+          {STATUSES.map((value) => (
+            <option key={value} value={value}>
+              {titleCase(value)}
+            </option>
+          ))}
+        </SelectField>
       </div>
       {loadError && <LoadFailed what="Your leads" reason={loadError} onRetry={() => void load()} />}
       {!leads && !loadError && <Spinner label="Loading leads…" />}

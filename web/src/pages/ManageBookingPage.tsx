@@ -1,8 +1,9 @@
 import type { inferRouterOutputs } from '@trpc/server';
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import type { AppRouter } from '../../../src/api/root.ts';
 import { api, errorMessage, errorStatus } from '../api.ts';
 import { AddToCalendar } from '../components/InviteeLinks.tsx';
+import { TextField } from '../components/fields.tsx';
 import { BrandMark, ErrorNotice, Spinner } from '../components/ui.tsx';
 import { browserTimeZone } from '../time.ts';
 import { BookingSummary, ClockIcon, Confirmation, formatSlot, type Slot, SlotPicker, TimeZoneFact } from './BookingPage.tsx';
@@ -177,7 +178,6 @@ function CancelForm(props: { token: string; onCanceled: (managed: Managed) => vo
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const reasonId = useId();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -199,12 +199,18 @@ function CancelForm(props: { token: string; onCanceled: (managed: Managed) => vo
       <h3 id="cancel-title">Can’t make it?</h3>
       {error && <ErrorNotice>{error}</ErrorNotice>}
       <form className="form" onSubmit={submit}>
-        <div className="field">
-          <label htmlFor={reasonId}>
-            Reason for canceling <span className="muted">(optional, shared with the host)</span>
-          </label>
-          <textarea id={reasonId} className="textarea" rows={2} maxLength={500} value={reason} onChange={(event) => setReason(event.target.value)} />
-        </div>
+        <TextField
+          multiline
+          label={
+            <>
+              Reason for canceling <span className="muted">(optional, shared with the host)</span>
+            </>
+          }
+          rows={2}
+          maxLength={500}
+          value={reason}
+          onChange={(event) => setReason(event.target.value)}
+        />
         <div className="btn-row">
           <button type="submit" className="btn btn-danger" disabled={busy}>
             {busy ? 'Canceling…' : 'Cancel booking'}

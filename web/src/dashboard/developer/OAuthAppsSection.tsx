@@ -1,5 +1,6 @@
 import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
 import { api, errorMessage } from '../../api.ts';
+import { TextField } from '../../components/fields.tsx';
 import { ConfirmAction, CopyInline, ErrorNotice, formatDate, LoadFailed, SecretReveal, Spinner, useFocusAfterRender } from '../../components/ui.tsx';
 import type { OAuthAppItem, OnSessionLost } from './types.ts';
 
@@ -233,7 +234,7 @@ function AppForm(props: {
   const [type, setType] = useState<AppValues['type']>(props.initial?.type ?? 'confidential');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const ids = { title: useId(), name: useId(), uris: useId(), urisHint: useId() };
+  const titleId = useId();
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -256,40 +257,31 @@ function AppForm(props: {
   }
 
   return (
-    <form className="form form-panel" onSubmit={onSubmit} noValidate aria-labelledby={ids.title}>
-      <h3 id={ids.title}>{props.mode === 'create' ? 'New OAuth app' : `Edit ${props.initial?.name ?? 'app'}`}</h3>
+    <form className="form form-panel" onSubmit={onSubmit} noValidate aria-labelledby={titleId}>
+      <h3 id={titleId}>{props.mode === 'create' ? 'New OAuth app' : `Edit ${props.initial?.name ?? 'app'}`}</h3>
       {error && <ErrorNotice>{error}</ErrorNotice>}
-      <div className="field">
-        <label htmlFor={ids.name}>App name</label>
-        <input
-          id={ids.name}
-          className="input"
-          value={name}
-          maxLength={100}
-          required
-          // biome-ignore lint/a11y/noAutofocus: the form opens on request; its first field is where the user goes next
-          autoFocus
-          placeholder="e.g. Acme CRM sync"
-          onChange={(event) => setName(event.target.value)}
-        />
-      </div>
-      <div className="field">
-        <label htmlFor={ids.uris}>Redirect URIs</label>
-        <textarea
-          id={ids.uris}
-          className="textarea mono"
-          value={uris}
-          rows={3}
-          required
-          spellCheck={false}
-          aria-describedby={ids.urisHint}
-          placeholder="https://example.com/oauth/callback"
-          onChange={(event) => setUris(event.target.value)}
-        />
-        <span className="hint" id={ids.urisHint}>
-          One per line. They must use https, except http://localhost or http://127.0.0.1 while developing.
-        </span>
-      </div>
+      <TextField
+        label="App name"
+        value={name}
+        maxLength={100}
+        required
+        // biome-ignore lint/a11y/noAutofocus: the form opens on request; its first field is where the user goes next
+        autoFocus
+        placeholder="e.g. Acme CRM sync"
+        onChange={(event) => setName(event.target.value)}
+      />
+      <TextField
+        multiline
+        label="Redirect URIs"
+        hint="One per line. They must use https, except http://localhost or http://127.0.0.1 while developing."
+        className="textarea mono"
+        value={uris}
+        rows={3}
+        required
+        spellCheck={false}
+        placeholder="https://example.com/oauth/callback"
+        onChange={(event) => setUris(event.target.value)}
+      />
       {props.mode === 'create' && (
         <fieldset className="field">
           <legend className="label">Client type</legend>

@@ -1,5 +1,6 @@
 import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
 import { api, errorMessage } from '../../api.ts';
+import { SelectField, TextField } from '../../components/fields.tsx';
 import { ConfirmAction, ErrorNotice, formatDate, LoadFailed, SecretReveal, Spinner, useChoiceSet, useFocusAfterRender } from '../../components/ui.tsx';
 import type { OnSessionLost, ScopeItem, TokenItem } from './types.ts';
 
@@ -200,7 +201,7 @@ function CreateTokenForm(props: {
   const [selected, toggle, setSelected] = useChoiceSet<string>(['read:profile']);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const ids = { name: useId(), expiry: useId(), expiryHint: useId(), scopes: useId() };
+  const scopesHintId = useId();
 
   const expiresAt = expiry === 'never' ? null : new Date(Date.now() + Number(expiry) * DAY_MS);
   const allSelected = props.scopes.length > 0 && props.scopes.every((s) => selected.has(s.scope));
@@ -236,44 +237,35 @@ function CreateTokenForm(props: {
     <form className="form form-panel" onSubmit={submit} noValidate aria-labelledby="new-token-title">
       <h3 id="new-token-title">New personal access token</h3>
       {error && <ErrorNotice>{error}</ErrorNotice>}
-      <div className="field">
-        <label htmlFor={ids.name}>Token name</label>
-        <input
-          id={ids.name}
-          className="input"
-          value={name}
-          maxLength={100}
-          required
-          // biome-ignore lint/a11y/noAutofocus: the form opens on request; its first field is where the user goes next
-          autoFocus
-          placeholder="e.g. Zapier integration"
-          onChange={(event) => setName(event.target.value)}
-        />
-      </div>
-      <div className="field">
-        <label htmlFor={ids.expiry}>Expiration</label>
-        <select
-          id={ids.expiry}
-          className="select"
-          value={expiry}
-          aria-describedby={ids.expiryHint}
-          onChange={(event) => setExpiry(event.target.value)}
-        >
-          {EXPIRY_CHOICES.map((choice) => (
-            <option key={choice.value} value={choice.value}>
-              {choice.label}
-            </option>
-          ))}
-        </select>
-        <span className="hint" id={ids.expiryHint}>
-          {expiresAt
+      <TextField
+        label="Token name"
+        value={name}
+        maxLength={100}
+        required
+        // biome-ignore lint/a11y/noAutofocus: the form opens on request; its first field is where the user goes next
+        autoFocus
+        placeholder="e.g. Zapier integration"
+        onChange={(event) => setName(event.target.value)}
+      />
+      <SelectField
+        label="Expiration"
+        value={expiry}
+        hint={
+          expiresAt
             ? `The token will stop working on ${expiresAt.toLocaleDateString(undefined, { dateStyle: 'full' })}.`
-            : 'The token works until you revoke it.'}
-        </span>
-      </div>
-      <fieldset className="field" aria-describedby={ids.scopes}>
+            : 'The token works until you revoke it.'
+        }
+        onChange={(event) => setExpiry(event.target.value)}
+      >
+        {EXPIRY_CHOICES.map((choice) => (
+          <option key={choice.value} value={choice.value}>
+            {choice.label}
+          </option>
+        ))}
+      </SelectField>
+      <fieldset className="field" aria-describedby={scopesHintId}>
         <legend className="label">Scopes</legend>
-        <span className="hint" id={ids.scopes}>
+        <span className="hint" id={scopesHintId}>
           What the token may do on your behalf.{' '}
           <button
             type="button"
