@@ -1,218 +1,162 @@
-import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { api, errorMessage } from '../../api.ts';
 import { TextField } from '../../components/fields.tsx';
-import { ConfirmAction, CopyInline, ErrorNotice, formatDate, LoadFailed, SecretReveal, Spinner, useFocusAfterRender } from '../../components/ui.tsx';
-import type { OAuthAppItem, OnSessionLost } from './types.ts';
+import { ConfirmAction, CopyInline, ErrorNotice, formatDate } from '../../components/ui.tsx';
+import { ListView } from '../ListView.tsx';
+import { type LoadedList, useLoadedList } from '../loaded.ts';
+import { useSession } from '../session.ts';
+import { type Secret, SettingsSection, type SettingsSectionState, useSettingsSection } from './SettingsSection.tsx';
+import type { OAuthAppItem } from './types.ts';
 
-type Revealed = { title: string; clientId: string; clientSecret: string };
+/** An app's client ID and its new client secret, shown once. */
+function clientSecret(title: string, clientId: string, secret: string): Secret {
+  return {
+    title,
+    warning: 'Copy the client secret now and store it securely. It will not be shown again; if you lose it, rotate it to get a new one.',
+    fields: [
+      { label: 'Client ID', value: clientId },
+      { label: 'Client secret', value: secret },
+    ],
+  };
+}
 
-export function OAuthAppsSection({ canCreate, onSessionLost }: { canCreate: boolean; onSessionLost: OnSessionLost }) {
-  const [apps, setApps] = useState<OAuthAppItem[] | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const [actionError, setActionError] = useState<string | null>(null);
-  const [creating, setCreating] = useState(false);
+export function OAuthAppsSection({ canCreate }: { canCreate: boolean }) {
+  const section = useSettingsSection();
+  const apps = useLoadedList(() => api.developerSettings.apps.list.query(), []);
+  // One app is edited at a time.
   const [editingId, setEditingId] = useState<string | null>(null);
-  const [newButtonRef, focusNewButton] = useFocusAfterRender<HTMLButtonElement>();
-  const [revealed, setRevealed] = useState<Revealed | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      setApps(await api.developerSettings.apps.list.query());
-      setLoadError(null);
-    } catch (error) {
-      onSessionLost(error);
-      setLoadError(errorMessage(error));
-    }
-  }, [onSessionLost]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  const replace = (app: OAuthAppItem) => setApps((current) => (current ?? []).map((a) => (a.id === app.id ? app : a)));
 
   return (
-    <section className="card" aria-labelledby="apps-title">
-      <div className="card-header">
-        <div>
-          <h2 id="apps-title">OAuth apps</h2>
-          <p>
-            Apps you build that other people sign in to with their scheduling account. Confidential apps run on a server
-            and get a client secret; public apps (single-page, mobile, command-line) use PKCE instead.
-          </p>
-        </div>
-        {!creating && !revealed && (
-          <button
-            type="button"
-            ref={newButtonRef}
-            className="btn btn-primary"
-            disabled={!canCreate}
-            onClick={() => {
-              setActionError(null);
-              setCreating(true);
+    <SettingsSection
+      name="apps"
+      title="OAuth apps"
+      intro={
+        <>
+          Apps you build that other people sign in to with their scheduling account. Confidential apps run on a server
+          and get a client secret; public apps (single-page, mobile, command-line) use PKCE instead.
+        </>
+      }
+      state={section}
+      create={{
+        label: 'New OAuth app',
+        disabled: !canCreate,
+        form: (
+          <AppForm
+            mode="create"
+            onCancel={section.close}
+            submit={async (values) => {
+              const created = await api.developerSettings.apps.create.mutate(values);
+              apps.prepend(created.app);
+              if (created.clientSecret) {
+                section.reveal(clientSecret(`App “${created.app.name}” created`, created.app.clientId, created.clientSecret));
+              } else {
+                section.close();
+              }
             }}
-          >
-            New OAuth app
-          </button>
+          />
+        ),
+      }}
+    >
+      <ListView list={apps} what="Your apps" loading="Loading apps…" empty={<p className="empty">You have not registered any OAuth apps.</p>} inCard>
+        {(items) => (
+          <ul className="item-list" aria-label="Your OAuth apps">
+            {items.map((app) => (
+              <AppItem
+                key={app.id}
+                app={app}
+                apps={apps}
+                section={section}
+                editing={editingId === app.id}
+                onEditing={(editing) => setEditingId(editing ? app.id : null)}
+              />
+            ))}
+          </ul>
+        )}
+      </ListView>
+    </SettingsSection>
+  );
+}
+
+function AppItem(props: {
+  app: OAuthAppItem;
+  apps: LoadedList<OAuthAppItem>;
+  section: SettingsSectionState;
+  editing: boolean;
+  onEditing: (editing: boolean) => void;
+}) {
+  const { app, apps, section, editing } = props;
+  return (
+    <li className="item" data-testid="oauth-app">
+      <div className="item-head">
+        <div className="item-title">
+          <h3>{app.name}</h3>
+          <span className="badge badge-neutral">{app.type === 'confidential' ? 'Confidential' : 'Public'}</span>
+        </div>
+        {!editing && (
+          <div className="btn-row">
+            <button type="button" className="btn btn-small" aria-label={`Edit app ${app.name}`} onClick={() => props.onEditing(true)}>
+              Edit
+            </button>
+            {app.type === 'confidential' && (
+              <ConfirmAction
+                label="Rotate secret"
+                confirmLabel="Rotate"
+                question="The current secret stops working now."
+                accessibleName={`Rotate the client secret of ${app.name}`}
+                onConfirm={() =>
+                  section.act('The secret could not be rotated.', async () => {
+                    const rotated = await api.developerSettings.apps.rotateSecret.mutate({ id: app.id });
+                    if (rotated.clientSecret) {
+                      section.reveal(clientSecret(`New client secret for “${app.name}”`, rotated.app.clientId, rotated.clientSecret));
+                    }
+                  })
+                }
+              />
+            )}
+            <ConfirmAction
+              label="Delete"
+              confirmLabel="Delete app"
+              question="Delete it and sign out all its users?"
+              accessibleName={`Delete app ${app.name}`}
+              onConfirm={() =>
+                section.act('The app could not be deleted.', async () => {
+                  await api.developerSettings.apps.delete.mutate({ id: app.id });
+                  apps.remove(app.id);
+                })
+              }
+            />
+          </div>
         )}
       </div>
-
-      {(creating || revealed) && (
-        <div className="card-body">
-          {revealed ? (
-            <SecretReveal
-              title={revealed.title}
-              warning="Copy the client secret now and store it securely. It will not be shown again; if you lose it, rotate it to get a new one."
-              fields={[
-                { label: 'Client ID', value: revealed.clientId },
-                { label: 'Client secret', value: revealed.clientSecret },
-              ]}
-              onDone={() => {
-                setRevealed(null);
-                focusNewButton();
-              }}
-            />
-          ) : (
-            <AppForm
-              mode="create"
-              onCancel={() => {
-                setCreating(false);
-                focusNewButton();
-              }}
-              onSessionLost={onSessionLost}
-              submit={async (values) => {
-                const created = await api.developerSettings.apps.create.mutate(values);
-                setCreating(false);
-                setApps((current) => [created.app, ...(current ?? [])]);
-                if (created.clientSecret) {
-                  setRevealed({
-                    title: `App “${created.app.name}” created`,
-                    clientId: created.app.clientId,
-                    clientSecret: created.clientSecret,
-                  });
-                }
-              }}
-            />
-          )}
-        </div>
-      )}
-
-      {actionError && (
-        <div className="card-body">
-          <ErrorNotice>{actionError}</ErrorNotice>
-        </div>
-      )}
-      {loadError && (
-        <div className="card-body">
-          <LoadFailed what="Your apps" reason={loadError} onRetry={() => void load()} />
-        </div>
-      )}
-      {!apps && !loadError && <Spinner label="Loading apps…" />}
-      {apps && apps.length === 0 && <p className="empty">You have not registered any OAuth apps.</p>}
-      {apps && apps.length > 0 && (
-        <ul className="item-list" aria-label="Your OAuth apps">
-          {apps.map((app) => (
-            <li className="item" key={app.id} data-testid="oauth-app">
-              <div className="item-head">
-                <div className="item-title">
-                  <h3>{app.name}</h3>
-                  <span className="badge badge-neutral">{app.type === 'confidential' ? 'Confidential' : 'Public'}</span>
-                </div>
-                {editingId !== app.id && (
-                  <div className="btn-row">
-                    <button
-                      type="button"
-                      className="btn btn-small"
-                      aria-label={`Edit app ${app.name}`}
-                      onClick={() => {
-                        setActionError(null);
-                        setEditingId(app.id);
-                      }}
-                    >
-                      Edit
-                    </button>
-                    {app.type === 'confidential' && (
-                      <ConfirmAction
-                        label="Rotate secret"
-                        confirmLabel="Rotate"
-                        question="The current secret stops working now."
-                        accessibleName={`Rotate the client secret of ${app.name}`}
-                        onConfirm={async () => {
-                          setActionError(null);
-                          try {
-                            const rotated = await api.developerSettings.apps.rotateSecret.mutate({ id: app.id });
-                            if (rotated.clientSecret) {
-                              setRevealed({
-                                title: `New client secret for “${app.name}”`,
-                                clientId: rotated.app.clientId,
-                                clientSecret: rotated.clientSecret,
-                              });
-                            }
-                          } catch (error) {
-                            onSessionLost(error);
-                            setActionError(`The secret could not be rotated. ${errorMessage(error)}`);
-                          }
-                        }}
-                      />
-                    )}
-                    <ConfirmAction
-                      label="Delete"
-                      confirmLabel="Delete app"
-                      question="Delete it and sign out all its users?"
-                      accessibleName={`Delete app ${app.name}`}
-                      onConfirm={async () => {
-                        setActionError(null);
-                        try {
-                          await api.developerSettings.apps.delete.mutate({ id: app.id });
-                          setApps((current) => (current ?? []).filter((a) => a.id !== app.id));
-                        } catch (error) {
-                          onSessionLost(error);
-                          setActionError(`The app could not be deleted. ${errorMessage(error)}`);
-                        }
-                      }}
-                    />
-                  </div>
-                )}
+      {editing ? (
+        <AppForm
+          mode="edit"
+          initial={app}
+          onCancel={() => props.onEditing(false)}
+          submit={async (values) => {
+            apps.put(await api.developerSettings.apps.update.mutate({ id: app.id, name: values.name, redirectUris: values.redirectUris }));
+            props.onEditing(false);
+          }}
+        />
+      ) : (
+        <dl className="meta">
+          <dt>Client ID</dt>
+          <dd>
+            <CopyInline label={`the client ID of ${app.name}`} value={app.clientId} />
+          </dd>
+          <dt>Redirect URIs</dt>
+          <dd>
+            {app.redirectUris.map((uri) => (
+              <div key={uri}>
+                <code>{uri}</code>
               </div>
-              {editingId === app.id ? (
-                <AppForm
-                  mode="edit"
-                  initial={app}
-                  onCancel={() => setEditingId(null)}
-                  onSessionLost={onSessionLost}
-                  submit={async (values) => {
-                    const updated = await api.developerSettings.apps.update.mutate({
-                      id: app.id,
-                      name: values.name,
-                      redirectUris: values.redirectUris,
-                    });
-                    replace(updated);
-                    setEditingId(null);
-                  }}
-                />
-              ) : (
-                <dl className="meta">
-                    <dt>Client ID</dt>
-                    <dd>
-                      <CopyInline label={`the client ID of ${app.name}`} value={app.clientId} />
-                    </dd>
-                    <dt>Redirect URIs</dt>
-                    <dd>
-                      {app.redirectUris.map((uri) => (
-                        <div key={uri}>
-                          <code>{uri}</code>
-                        </div>
-                      ))}
-                    </dd>
-                    <dt>Created</dt>
-                    <dd>{formatDate(app.createdAt)}</dd>
-                  </dl>
-              )}
-            </li>
-          ))}
-        </ul>
+            ))}
+          </dd>
+          <dt>Created</dt>
+          <dd>{formatDate(app.createdAt)}</dd>
+        </dl>
       )}
-    </section>
+    </li>
   );
 }
 
@@ -226,9 +170,9 @@ function AppForm(props: {
   mode: 'create' | 'edit';
   initial?: OAuthAppItem;
   onCancel: () => void;
-  onSessionLost: OnSessionLost;
   submit: (values: AppValues) => Promise<void>;
 }) {
+  const { onSessionLost } = useSession();
   const [name, setName] = useState(props.initial?.name ?? '');
   const [uris, setUris] = useState(props.initial?.redirectUris.join('\n') ?? '');
   const [type, setType] = useState<AppValues['type']>(props.initial?.type ?? 'confidential');
@@ -249,7 +193,7 @@ function AppForm(props: {
     try {
       await props.submit({ name: name.trim(), redirectUris, type });
     } catch (caught) {
-      props.onSessionLost(caught);
+      onSessionLost(caught);
       setError(errorMessage(caught));
     } finally {
       setBusy(false);

@@ -1,8 +1,12 @@
-import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { api, errorMessage } from '../../api.ts';
 import { SelectField, TextField } from '../../components/fields.tsx';
-import { ConfirmAction, ErrorNotice, formatDate, LoadFailed, SecretReveal, Spinner, useChoiceSet, useFocusAfterRender } from '../../components/ui.tsx';
-import type { OnSessionLost, ScopeItem, TokenItem } from './types.ts';
+import { ConfirmAction, ErrorNotice, formatDate, useChoiceSet } from '../../components/ui.tsx';
+import { ListView } from '../ListView.tsx';
+import { useLoadedList } from '../loaded.ts';
+import { useSession } from '../session.ts';
+import { SettingsSection, useSettingsSection } from './SettingsSection.tsx';
+import type { ScopeItem, TokenItem } from './types.ts';
 
 const EXPIRY_CHOICES = [
   { value: '7', label: '7 days' },
@@ -14,179 +18,126 @@ const EXPIRY_CHOICES = [
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export function TokensSection({ canCreate, onSessionLost }: { canCreate: boolean; onSessionLost: OnSessionLost }) {
-  const [tokens, setTokens] = useState<TokenItem[] | null>(null);
+export function TokensSection({ canCreate }: { canCreate: boolean }) {
+  const section = useSettingsSection();
   const [scopes, setScopes] = useState<ScopeItem[]>([]);
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const [actionError, setActionError] = useState<string | null>(null);
-  const [creating, setCreating] = useState(false);
-  const [newButtonRef, focusNewButton] = useFocusAfterRender<HTMLButtonElement>();
-  const [revealed, setRevealed] = useState<{ name: string; secret: string } | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      const [list, catalog] = await Promise.all([
-        api.developerSettings.tokens.list.query(),
-        api.developerSettings.scopes.query(),
-      ]);
-      setTokens(list);
-      setScopes(catalog);
-      setLoadError(null);
-    } catch (error) {
-      onSessionLost(error);
-      setLoadError(errorMessage(error));
-    }
-  }, [onSessionLost]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const tokens = useLoadedList(async () => {
+    const [list, catalog] = await Promise.all([api.developerSettings.tokens.list.query(), api.developerSettings.scopes.query()]);
+    setScopes(catalog);
+    return list;
+  }, []);
 
   return (
-    <section className="card" aria-labelledby="tokens-title">
-      <div className="card-header">
-        <div>
-          <h2 id="tokens-title">Personal access tokens</h2>
-          <p>
-            Tokens act as you on the REST API (<code>Authorization: Bearer pat_…</code>). Give each one only the scopes
-            it needs, and revoke it when it is no longer used.
-          </p>
-        </div>
-        {!creating && !revealed && (
-          <button
-            type="button"
-            ref={newButtonRef}
-            className="btn btn-primary"
-            disabled={!canCreate}
-            onClick={() => {
-              setActionError(null);
-              setCreating(true);
+    <SettingsSection
+      name="tokens"
+      title="Personal access tokens"
+      intro={
+        <>
+          Tokens act as you on the REST API (<code>Authorization: Bearer pat_…</code>). Give each one only the scopes it
+          needs, and revoke it when it is no longer used.
+        </>
+      }
+      state={section}
+      create={{
+        label: 'Generate new token',
+        disabled: !canCreate,
+        form: (
+          <CreateTokenForm
+            scopes={scopes}
+            onCancel={section.close}
+            onCreated={(created, secret) => {
+              tokens.prepend(created);
+              section.reveal({
+                title: `Token “${created.name}” created`,
+                warning: 'Copy this token now and keep it somewhere safe. For your security it will not be shown again.',
+                fields: [{ label: 'Your new personal access token', value: secret }],
+              });
             }}
-          >
-            Generate new token
-          </button>
-        )}
-      </div>
-
-      {(creating || revealed) && (
-        <div className="card-body">
-          {revealed ? (
-            <SecretReveal
-              title={`Token “${revealed.name}” created`}
-              warning="Copy this token now and keep it somewhere safe. For your security it will not be shown again."
-              fields={[{ label: 'Your new personal access token', value: revealed.secret }]}
-              onDone={() => {
-                setRevealed(null);
-                focusNewButton();
-              }}
-            />
-          ) : (
-            <CreateTokenForm
-              scopes={scopes}
-              onCancel={() => {
-                setCreating(false);
-                focusNewButton();
-              }}
-              onCreated={(created, secret) => {
-                setCreating(false);
-                setRevealed({ name: created.name, secret });
-                setTokens((current) => [created, ...(current ?? [])]);
-              }}
-              onSessionLost={onSessionLost}
-            />
-          )}
-        </div>
-      )}
-
-      {actionError && (
-        <div className="card-body">
-          <ErrorNotice>{actionError}</ErrorNotice>
-        </div>
-      )}
-      {loadError && (
-        <div className="card-body">
-          <LoadFailed what="Your tokens" reason={loadError} onRetry={() => void load()} />
-        </div>
-      )}
-      {!tokens && !loadError && <Spinner label="Loading tokens…" />}
-      {tokens && tokens.length === 0 && <p className="empty">You have no personal access tokens yet.</p>}
-      {tokens && tokens.length > 0 && (
-        <div className="table-wrap">
-          <table data-testid="tokens-table">
-            <caption className="visually-hidden">Your personal access tokens</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Token</th>
-                <th scope="col">Scopes</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Expires</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {tokens.map((token) => (
-                <tr key={token.id}>
-                  <td data-label="Name">
-                    <strong>{token.name}</strong>
-                  </td>
-                  <td data-label="Token">
-                    <code>{token.prefix}…</code>
-                  </td>
-                  <td data-label="Scopes">
-                    <div className="chips">
-                      {token.scopes.length === scopes.length && scopes.length > 0 ? (
-                        <span className="chip">All scopes</span>
-                      ) : (
-                        token.scopes.map((scope) => (
-                          <span className="chip" key={scope}>
-                            {scope}
-                          </span>
-                        ))
-                      )}
-                    </div>
-                  </td>
-                  <td data-label="Created">{formatDate(token.createdAt)}</td>
-                  <td data-label="Last used" className={token.lastUsedAt ? undefined : 'muted'}>
-                    {token.lastUsedAt ? formatDate(token.lastUsedAt) : 'Never'}
-                  </td>
-                  <td data-label="Expires">
-                    {token.expired ? (
-                      <span className="badge badge-danger">Expired</span>
-                    ) : token.expiresAt ? (
-                      formatDate(token.expiresAt)
-                    ) : (
-                      <span className="muted">Never</span>
-                    )}
-                  </td>
-                  <td className="actions">
-                    <ConfirmAction
-                      label="Revoke"
-                      confirmLabel="Revoke"
-                      question="Revoke this token?"
-                      accessibleName={`Revoke token ${token.name}`}
-                      onConfirm={async () => {
-                        setActionError(null);
-                        try {
-                          await api.developerSettings.tokens.revoke.mutate({ id: token.id });
-                          setTokens((current) => (current ?? []).filter((t) => t.id !== token.id));
-                        } catch (error) {
-                          onSessionLost(error);
-                          setActionError(`The token could not be revoked. ${errorMessage(error)}`);
-                        }
-                      }}
-                    />
-                  </td>
+          />
+        ),
+      }}
+    >
+      <ListView
+        list={tokens}
+        what="Your tokens"
+        loading="Loading tokens…"
+        empty={<p className="empty">You have no personal access tokens yet.</p>}
+        inCard
+      >
+        {(items) => (
+          <div className="table-wrap">
+            <table data-testid="tokens-table">
+              <caption className="visually-hidden">Your personal access tokens</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Token</th>
+                  <th scope="col">Scopes</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">Expires</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-    </section>
+              </thead>
+              <tbody>
+                {items.map((token) => (
+                  <tr key={token.id}>
+                    <td data-label="Name">
+                      <strong>{token.name}</strong>
+                    </td>
+                    <td data-label="Token">
+                      <code>{token.prefix}…</code>
+                    </td>
+                    <td data-label="Scopes">
+                      <div className="chips">
+                        {token.scopes.length === scopes.length && scopes.length > 0 ? (
+                          <span className="chip">All scopes</span>
+                        ) : (
+                          token.scopes.map((scope) => (
+                            <span className="chip" key={scope}>
+                              {scope}
+                            </span>
+                          ))
+                        )}
+                      </div>
+                    </td>
+                    <td data-label="Created">{formatDate(token.createdAt)}</td>
+                    <td data-label="Last used" className={token.lastUsedAt ? undefined : 'muted'}>
+                      {token.lastUsedAt ? formatDate(token.lastUsedAt) : 'Never'}
+                    </td>
+                    <td data-label="Expires">
+                      {token.expired ? (
+                        <span className="badge badge-danger">Expired</span>
+                      ) : token.expiresAt ? (
+                        formatDate(token.expiresAt)
+                      ) : (
+                        <span className="muted">Never</span>
+                      )}
+                    </td>
+                    <td className="actions">
+                      <ConfirmAction
+                        label="Revoke"
+                        confirmLabel="Revoke"
+                        question="Revoke this token?"
+                        accessibleName={`Revoke token ${token.name}`}
+                        onConfirm={() =>
+                          section.act('The token could not be revoked.', async () => {
+                            await api.developerSettings.tokens.revoke.mutate({ id: token.id });
+                            tokens.remove(token.id);
+                          })
+                        }
+                      />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </ListView>
+    </SettingsSection>
   );
 }
 
@@ -194,8 +145,8 @@ function CreateTokenForm(props: {
   scopes: ScopeItem[];
   onCancel: () => void;
   onCreated: (token: TokenItem, secret: string) => void;
-  onSessionLost: OnSessionLost;
 }) {
+  const { onSessionLost } = useSession();
   const [name, setName] = useState('');
   const [expiry, setExpiry] = useState<string>('30');
   const [selected, toggle, setSelected] = useChoiceSet<string>(['read:profile']);
@@ -226,7 +177,7 @@ function CreateTokenForm(props: {
       });
       props.onCreated(created.token, created.secret);
     } catch (caught) {
-      props.onSessionLost(caught);
+      onSessionLost(caught);
       setError(errorMessage(caught));
     } finally {
       setBusy(false);

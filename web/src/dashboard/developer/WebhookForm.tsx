@@ -2,7 +2,8 @@ import { type FormEvent, useId, useState } from 'react';
 import { api, errorMessage } from '../../api.ts';
 import { TextField } from '../../components/fields.tsx';
 import { ErrorNotice, useChoiceSet } from '../../components/ui.tsx';
-import type { OnSessionLost, WebhookEventKind, WebhookItem } from './types.ts';
+import { useSession } from '../session.ts';
+import type { WebhookEventKind, WebhookItem } from './types.ts';
 
 /** Every kind an endpoint can subscribe to, with what it means (a Record, so a new kind must be named here). */
 export const EVENT_LABELS: Record<WebhookEventKind, string> = {
@@ -21,9 +22,9 @@ export function WebhookForm(props: {
   editing?: WebhookItem;
   onCancel: () => void;
   onSaved: (endpoint: WebhookItem, secret?: string) => void;
-  onSessionLost: OnSessionLost;
 }) {
   const { editing } = props;
+  const { onSessionLost } = useSession();
   const [url, setUrl] = useState(editing?.url ?? '');
   const [description, setDescription] = useState(editing?.description ?? '');
   const [selected, toggle] = useChoiceSet<WebhookEventKind>(editing?.events ?? ['booking.created']);
@@ -46,7 +47,7 @@ export function WebhookForm(props: {
         props.onSaved(created, secret);
       }
     } catch (caught) {
-      props.onSessionLost(caught);
+      onSessionLost(caught);
       setError(errorMessage(caught));
     } finally {
       setBusy(false);

@@ -8,8 +8,6 @@ export type ScopeItem = Outputs['developerSettings']['scopes'][number];
 export type OAuthAppItem = Outputs['developerSettings']['apps']['list'][number];
 export type GrantedAppItem = Outputs['developerSettings']['grants']['list'][number];
 
-/** Called with the error of a failed call, so the page can send an expired session back to sign-in. */
-export type OnSessionLost = (error: unknown) => void;
 export type WebhookItem = Outputs['webhooks']['list']['data'][number];
 export type WebhookEventKind = WebhookItem['events'][number];
 export type DeliveryItem = Outputs['webhooks']['deliveries']['data'][number];
