@@ -1,9 +1,11 @@
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { api, errorMessage } from '../api.ts';
 import { SelectField, TextField } from '../components/fields.tsx';
-import { ErrorNotice, LoadFailed, Spinner } from '../components/ui.tsx';
+import { ErrorNotice, Spinner } from '../components/ui.tsx';
 import { addDays, dateKey, localDateOf } from '../time.ts';
 import { type BookingItem, dayStartIso, type EventTypeItem, formatTime, formatWhen, parseDateInput } from './format.ts';
+import { ListView } from './ListView.tsx';
+import { useLoadedList } from './loaded.ts';
 import { navigate } from './router.ts';
 import { useSession } from './session.ts';
 
@@ -42,32 +44,12 @@ export function BookingsPage() {
   const { user, onSessionLost } = useSession();
   const [filters, setFilters] = useState<Filters>({ when: 'upcoming', status: '', eventTypeId: '', fromDate: '', toDate: '' });
   const [eventTypes, setEventTypes] = useState<EventTypeItem[]>([]);
-  const [bookings, setBookings] = useState<BookingItem[] | null>(null);
-  const [nextCursor, setNextCursor] = useState<string | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
-
-  const load = useCallback(
-    async (cursor?: string) => {
-      setLoadError(null);
-      if (!cursor) setBookings(null);
-      try {
-        const page = await api.bookings.list.query(listInput(filters, user.timezone, cursor));
-        setBookings((previous) => (cursor && previous ? [...previous, ...page.data] : page.data));
-        setNextCursor(page.nextCursor);
-      } catch (error) {
-        onSessionLost(error);
-        setLoadError(errorMessage(error));
-      }
-    },
-    [filters, user.timezone, onSessionLost],
-  );
-  useEffect(() => void load(), [load]);
+  const bookings = useLoadedList((cursor) => api.bookings.list.query(listInput(filters, user.timezone, cursor)), [filters, user.timezone]);
   useEffect(() => {
     api.eventTypes.list.query().then((result) => setEventTypes(result.data), onSessionLost);
   }, [onSessionLost]);
 
   const set = (change: Partial<Filters>) => setFilters((previous) => ({ ...previous, ...change }));
-  const replace = (booking: BookingItem) => setBookings((list) => list?.map((item) => (item.id === booking.id ? booking : item)) ?? null);
   const filtered = filters.status !== '' || filters.eventTypeId !== '' || filters.fromDate !== '' || filters.toDate !== '';
 
   return (
@@ -100,38 +82,42 @@ export function BookingsPage() {
           <TextField label="To" type="date" value={filters.toDate} onChange={(e) => set({ toDate: e.target.value })} />
         </div>
       </section>
-      {loadError && <LoadFailed what="Your bookings" reason={loadError} onRetry={() => void load()} />}
-      {!bookings && !loadError && <Spinner label="Loading bookings…" />}
-      {bookings && bookings.length === 0 && (
-        <div className="empty-state card" data-testid="bookings-empty">
-          {filtered ? (
-            <p>No bookings match these filters.</p>
-          ) : filters.when === 'upcoming' ? (
-            <>
-              <h2>No upcoming bookings</h2>
-              <p>
-                Share a booking link so people can pick a time: create an event type, then copy its link or embed it on
-                your site.
-              </p>
-              <a className="btn btn-primary" href="/app/event-types" onClick={(e) => { e.preventDefault(); navigate('/app/event-types'); }}>
-                Go to event types
-              </a>
-            </>
-          ) : (
-            <p>No past bookings yet.</p>
-          )}
-        </div>
-      )}
-      {bookings && bookings.length > 0 && (
-        <ul className="booking-list" data-testid="bookings">
-          {bookings.map((booking) => (
-            <BookingRow key={booking.id} booking={booking} onChanged={replace} />
-          ))}
-        </ul>
-      )}
-      {nextCursor && bookings && (
+      <ListView
+        list={bookings}
+        what="Your bookings"
+        loading="Loading bookings…"
+        empty={
+          <div className="empty-state card" data-testid="bookings-empty">
+            {filtered ? (
+              <p>No bookings match these filters.</p>
+            ) : filters.when === 'upcoming' ? (
+              <>
+                <h2>No upcoming bookings</h2>
+                <p>
+                  Share a booking link so people can pick a time: create an event type, then copy its link or embed it on
+                  your site.
+                </p>
+                <a className="btn btn-primary" href="/app/event-types" onClick={(e) => { e.preventDefault(); navigate('/app/event-types'); }}>
+                  Go to event types
+                </a>
+              </>
+            ) : (
+              <p>No past bookings yet.</p>
+            )}
+          </div>
+        }
+      >
+        {(items) => (
+          <ul className="booking-list" data-testid="bookings">
+            {items.map((booking) => (
+              <BookingRow key={booking.id} booking={booking} onChanged={bookings.put} />
+            ))}
+          </ul>
+        )}
+      </ListView>
+      {bookings.more && bookings.items && (
         <div className="btn-row">
-          <button type="button" className="btn" onClick={() => void load(nextCursor)}>
+          <button type="button" className="btn" onClick={bookings.more}>
             Show more
           </button>
         </div>
