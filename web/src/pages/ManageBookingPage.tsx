@@ -6,7 +6,11 @@ import { AddToCalendar } from '../components/InviteeLinks.tsx';
 import { TextField } from '../components/fields.tsx';
 import { BrandMark, ErrorNotice, Spinner } from '../components/ui.tsx';
 import { browserTimeZone } from '../time.ts';
-import { BookingSummary, ClockIcon, Confirmation, formatSlot, type Slot, SlotPicker, TimeZoneFact } from './BookingPage.tsx';
+import { Confirmation } from './booking/Confirmation.tsx';
+import { formatSlot } from './booking/format.ts';
+import { SlotPicker } from './booking/SlotPicker.tsx';
+import { BookingSummary, ClockIcon, TimeZoneFact } from './booking/Summary.tsx';
+import type { Slot } from './booking/types.ts';
 
 type Managed = inferRouterOutputs<AppRouter>['publicBooking']['managed'];
 
