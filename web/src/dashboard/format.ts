@@ -1,13 +1,10 @@
-import type { inferRouterOutputs } from '@trpc/server';
-import type { AppRouter } from '../../../src/api/root.ts';
+import type { RouterOutputs as Outputs } from '../api.ts';
 import { type LocalDate, startOfLocalDate } from '../time.ts';
 import type { SessionUser } from './session.ts';
 
-type Outputs = inferRouterOutputs<AppRouter>;
 export type BookingItem = Outputs['bookings']['list']['data'][number];
 export type EventTypeItem = Outputs['eventTypes']['list']['data'][number];
 export type LeadItem = Outputs['leads']['list']['data'][number];
-export type ContactItem = Outputs['contacts']['list']['data'][number];
 export type ScheduleData = Outputs['schedule']['get'];
 
 const formatters = new Map<string, Intl.DateTimeFormat>();

@@ -1,8 +1,7 @@
-import type { inferRouterOutputs } from '@trpc/server';
 import { createContext, useContext } from 'react';
-import type { AppRouter } from '../../../src/api/root.ts';
+import type { RouterOutputs } from '../api.ts';
 
-export type SessionUser = NonNullable<inferRouterOutputs<AppRouter>['session']['current']>['user'];
+export type SessionUser = NonNullable<RouterOutputs['session']['current']>['user'];
 
 export interface DashboardSession {
   user: SessionUser;

@@ -1,7 +1,5 @@
-import type { inferRouterOutputs } from '@trpc/server';
 import { type FormEvent, useEffect, useState } from 'react';
-import type { AppRouter } from '../../../src/api/root.ts';
-import { api, errorMessage, errorStatus } from '../api.ts';
+import { api, errorMessage, errorStatus, type RouterOutputs } from '../api.ts';
 import { AddToCalendar } from '../components/InviteeLinks.tsx';
 import { TextField } from '../components/fields.tsx';
 import { BrandMark, ErrorNotice, Spinner } from '../components/ui.tsx';
@@ -12,7 +10,7 @@ import { SlotPicker } from './booking/SlotPicker.tsx';
 import { BookingSummary, ClockIcon, TimeZoneFact } from './booking/Summary.tsx';
 import type { Slot } from './booking/types.ts';
 
-type Managed = inferRouterOutputs<AppRouter>['publicBooking']['managed'];
+type Managed = RouterOutputs['publicBooking']['managed'];
 
 type Mode = { kind: 'view' } | { kind: 'reschedule' } | { kind: 'confirm-move'; slot: Slot } | { kind: 'done'; what: 'canceled' | 'moved' };
 

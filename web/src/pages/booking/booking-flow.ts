@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { browserTimeZone } from '../../time.ts';
 import type { Booking, EventTypeInfo, Slot } from './types.ts';
 
-export type Step =
+type Step =
   | { kind: 'pick' }
   | { kind: 'details'; slot: Slot }
   | { kind: 'booked'; booking: Booking }

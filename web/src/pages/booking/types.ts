@@ -1,7 +1,6 @@
-import type { inferRouterOutputs } from '@trpc/server';
-import type { AppRouter } from '../../../../src/api/root.ts';
+import type { RouterOutputs } from '../../api.ts';
 
-type Outputs = inferRouterOutputs<AppRouter>['publicBooking'];
+type Outputs = RouterOutputs['publicBooking'];
 export type EventTypeInfo = Outputs['eventType'];
 export type Slot = Outputs['availability']['data'][number];
 export type Booking = Outputs['book'];
