@@ -2,7 +2,8 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { api, errorMessage, errorStatus, type RouterOutputs } from '../api.ts';
 import { AddToCalendar } from '../components/InviteeLinks.tsx';
 import { TextField } from '../components/fields.tsx';
-import { BrandMark, ErrorNotice, Spinner } from '../components/ui.tsx';
+import { MessagePage } from '../components/MessagePage.tsx';
+import { ErrorNotice, Spinner } from '../components/ui.tsx';
 import { browserTimeZone } from '../time.ts';
 import { Confirmation } from './booking/Confirmation.tsx';
 import { formatSlot } from './booking/format.ts';
@@ -38,13 +39,9 @@ export function ManageBookingPage({ token }: { token: string }) {
 
   if (loadError) {
     return (
-      <main className="message-page">
-        <div>
-          <BrandMark />
-        </div>
-        <h1>{loadError.notFound ? 'This link does not open a booking' : 'Something went wrong'}</h1>
+      <MessagePage title={loadError.notFound ? 'This link does not open a booking' : 'Something went wrong'}>
         <p>{loadError.notFound ? 'Check that you copied the whole link from your confirmation.' : loadError.message}</p>
-      </main>
+      </MessagePage>
     );
   }
   if (!managed) {

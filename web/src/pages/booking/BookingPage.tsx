@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { api, errorMessage, errorStatus } from '../../api.ts';
-import { BrandMark, ErrorNotice, Spinner } from '../../components/ui.tsx';
+import { MessagePage } from '../../components/MessagePage.tsx';
+import { ErrorNotice, Spinner } from '../../components/ui.tsx';
 import { useBookingFlow } from './booking-flow.ts';
 import { BookedConfirmation, Confirmation } from './Confirmation.tsx';
 import { DetailsForm } from './DetailsForm.tsx';
@@ -36,17 +37,13 @@ export function BookingPage(props: { userSlug: string; eventTypeSlug: string; pr
 
   if (loadError) {
     return (
-      <main className="message-page">
-        <div>
-          <BrandMark />
-        </div>
-        <h1>{loadError.notFound ? 'This booking page is not available' : 'Something went wrong'}</h1>
+      <MessagePage title={loadError.notFound ? 'This booking page is not available' : 'Something went wrong'}>
         <p>
           {loadError.notFound
             ? 'The link may be mistyped, or the event is no longer offered. Ask the person who shared it for a new link.'
             : loadError.message}
         </p>
-      </main>
+      </MessagePage>
     );
   }
   if (!eventType) {
