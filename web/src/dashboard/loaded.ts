@@ -38,7 +38,10 @@ export function useLoaded<V>(fetchValue: () => Promise<V>, deps: DependencyList,
   // Only a new question, `reload` and `refreshKey` start a call (`fetchValue` is a new function at every render).
   useEffect(() => {
     let superseded = false;
-    setState((previous) => (previous.question === question ? { ...previous, error: null } : { question, value: null, error: null }));
+    setState((previous) => {
+      if (previous.question !== question) return { question, value: null, error: null };
+      return previous.error === null ? previous : { ...previous, error: null };
+    });
     fetchValue().then(
       (value) => {
         if (!superseded) setState({ question, value, error: null });
