@@ -79,6 +79,18 @@ const layering = [
   ]),
 ];
 
+const WEB_MESSAGE = "web/ may import only the router's types (src/api/root.ts), as a type import.";
+const webImportsOnlyTheRouterTypes = {
+  files: ['web/**'],
+  rules: {
+    'no-restricted-imports': ['error', { patterns: [{ regex: '^(\\.\\./)+src/(?!api/root\\.ts$)', message: WEB_MESSAGE }] }],
+    '@typescript-eslint/no-restricted-imports': [
+      'error',
+      { patterns: [{ regex: '^(\\.\\./)+src/api/root\\.ts$', allowTypeImports: true, message: WEB_MESSAGE }] },
+    ],
+  },
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', '.data/', 'bench/results/', 'test/artifacts/', 'coverage/'] },
   js.configs.recommended,
@@ -106,4 +118,5 @@ export default tseslint.config(
     },
   },
   ...layering,
+  webImportsOnlyTheRouterTypes,
 );

@@ -54,4 +54,15 @@ describe('layering lint (eslint.config.js)', () => {
   ])('%s may import %s', async (filePath, specifier) => {
     expect(await layeringProblems(filePath, specifier)).toEqual([]);
   });
+
+  it.each([
+    ['web/src/new.ts', "import { appRouter } from '../../src/api/root.ts';\nexport const used = appRouter;\n", 1],
+    ['web/src/new.ts', "import { clock } from '../../src/lib/clock.ts';\nexport const used = clock;\n", 1],
+    ['web/src/new.ts', "import type { Clock } from '../../src/lib/clock.ts';\nexport type Used = Clock;\n", 1],
+    ['web/src/new.ts', "import type { AppRouter } from '../../src/api/root.ts';\nexport type Used = AppRouter;\n", 0],
+  ])('%s: %s is refused %i time(s) (web/ imports only the router types)', async (filePath, code, problems) => {
+    const [result] = await eslint.lintText(code, { filePath });
+    const restricted = (result?.messages ?? []).filter((m) => m.ruleId?.endsWith('no-restricted-imports'));
+    expect(restricted).toHaveLength(problems);
+  });
 });

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Shell } from './dashboard/Shell.tsx';
 import { pageFor, usePathname } from './dashboard/router.ts';
 import { isEmbedded, postHeightToParent } from './embed.ts';
-import { BookingPage } from './pages/BookingPage.tsx';
+import { BookingPage } from './pages/booking/BookingPage.tsx';
 import { ManageBookingPage } from './pages/ManageBookingPage.tsx';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
 

@@ -1,6 +1,10 @@
 import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
+import type { inferRouterOutputs } from '@trpc/server';
 import superjson from 'superjson';
 import type { AppRouter } from '../../src/api/root.ts';
+
+/** What each procedure answers: the one place the app learns the service's types (it imports nothing else of src/). */
+export type RouterOutputs = inferRouterOutputs<AppRouter>;
 
 /**
  * The typed client of the service's own API at /trpc (same origin, so the session cookie rides along).

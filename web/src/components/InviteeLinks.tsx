@@ -1,7 +1,6 @@
-import type { inferRouterOutputs } from '@trpc/server';
-import type { AppRouter } from '../../../src/api/root.ts';
+import type { RouterOutputs } from '../api.ts';
 
-export type InviteeLinksData = inferRouterOutputs<AppRouter>['publicBooking']['managed']['links'];
+export type InviteeLinksData = RouterOutputs['publicBooking']['managed']['links'];
 
 /** "Add to calendar": the .ics file, Google Calendar and Outlook. */
 export function AddToCalendar({ links }: { links: InviteeLinksData }) {

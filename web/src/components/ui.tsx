@@ -1,4 +1,5 @@
 import { type ReactNode, type RefObject, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { Field } from './fields.tsx';
 
 export function Spinner({ label }: { label: string }) {
   return (
@@ -76,10 +77,7 @@ export function CopyField({ value, label }: { value: string; label: string }) {
   const [status, report] = useCopyStatus();
   const id = useId();
   return (
-    <div className="field">
-      <label htmlFor={id} className="label">
-        {label}
-      </label>
+    <Field id={id} label={label}>
       <div className="copy-field">
         <input
           id={id}
@@ -103,7 +101,7 @@ export function CopyField({ value, label }: { value: string; label: string }) {
           {status}
         </span>
       </div>
-    </div>
+    </Field>
   );
 }
 

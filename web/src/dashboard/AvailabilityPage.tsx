@@ -1,8 +1,10 @@
-import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { api, errorMessage } from '../api.ts';
+import { TextField } from '../components/fields.tsx';
 import { ErrorNotice, LoadFailed, Spinner } from '../components/ui.tsx';
 import type { ScheduleData } from './format.ts';
 import { titleCase } from './format.ts';
+import { useLoaded } from './loaded.ts';
 import { useSession } from './session.ts';
 
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
@@ -13,27 +15,16 @@ type Override = ScheduleData['overrides'][number];
 /** Working hours and date overrides, edited as local wall-clock times in the host's own zone. */
 export function AvailabilityPage() {
   const { onSessionLost } = useSession();
-  const [schedule, setSchedule] = useState<ScheduleData | null>(null);
-  const [weekly, setWeekly] = useState<Weekly | null>(null);
-  const [overrides, setOverrides] = useState<Override[]>([]);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const schedule = useLoaded(() => api.schedule.get.query(), []);
+  // The host's changes since the schedule was loaded or saved.
+  const [edited, setEdited] = useState<Pick<ScheduleData, 'weekly' | 'overrides'> | null>(null);
+  const weekly = (edited ?? schedule.value)?.weekly ?? null;
+  const overrides = (edited ?? schedule.value)?.overrides ?? [];
+  const setWeekly = (next: Weekly) => setEdited({ weekly: next, overrides });
+  const setOverrides = (next: Override[]) => weekly && setEdited({ weekly, overrides: next });
   const [saveError, setSaveError] = useState<string | null>(null);
   const [status, setStatus] = useState('');
   const [busy, setBusy] = useState(false);
-
-  const load = useCallback(async () => {
-    setLoadError(null);
-    try {
-      const loaded = await api.schedule.get.query();
-      setSchedule(loaded);
-      setWeekly(loaded.weekly);
-      setOverrides(loaded.overrides);
-    } catch (error) {
-      onSessionLost(error);
-      setLoadError(errorMessage(error));
-    }
-  }, [onSessionLost]);
-  useEffect(() => void load(), [load]);
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
@@ -43,9 +34,8 @@ export function AvailabilityPage() {
     setStatus('');
     try {
       const saved = await api.schedule.replace.mutate({ weekly, overrides });
-      setSchedule(saved);
-      setWeekly(saved.weekly);
-      setOverrides(saved.overrides);
+      schedule.update(() => saved);
+      setEdited(null);
       setStatus('Saved');
     } catch (error) {
       onSessionLost(error);
@@ -61,11 +51,11 @@ export function AvailabilityPage() {
         <h1>Availability</h1>
         <p>
           Your working hours and the dates that differ. Bookable slots come from these hours, minus what is already booked.
-          {schedule && <> Times are in your time zone, <strong>{schedule.timezone}</strong>.</>}
+          {schedule.value && <> Times are in your time zone, <strong>{schedule.value.timezone}</strong>.</>}
         </p>
       </div>
-      {loadError && <LoadFailed what="Your schedule" reason={loadError} onRetry={() => void load()} />}
-      {!weekly && !loadError && <Spinner label="Loading your schedule…" />}
+      {schedule.error && <LoadFailed what="Your schedule" reason={schedule.error} onRetry={schedule.reload} />}
+      {!weekly && !schedule.error && <Spinner label="Loading your schedule…" />}
       {weekly && (
         <form className="stack" onSubmit={(event) => void save(event)}>
           <section className="card" aria-labelledby="weekly-title">
@@ -142,7 +132,6 @@ function IntervalsEditor(props: { label: string; intervals: Interval[]; emptyTex
 
 function OverridesEditor({ overrides, onChange }: { overrides: Override[]; onChange: (overrides: Override[]) => void }) {
   const [date, setDate] = useState('');
-  const id = useId();
   const add = () => {
     if (!date || overrides.some((item) => item.date === date)) return;
     onChange([...overrides, { date, intervals: [] }].sort((a, b) => a.date.localeCompare(b.date)));
@@ -170,12 +159,7 @@ function OverridesEditor({ overrides, onChange }: { overrides: Override[]; onCha
           ))}
         </div>
         <div className="inline-add">
-          <div className="field">
-            <label className="label" htmlFor={id}>
-              Date
-            </label>
-            <input id={id} type="date" className="input" value={date} onChange={(e) => setDate(e.target.value)} />
-          </div>
+          <TextField label="Date" type="date" value={date} onChange={(e) => setDate(e.target.value)} />
           <button type="button" className="btn" onClick={add} disabled={!date}>
             Add override
           </button>

@@ -1,8 +1,11 @@
-import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { api, errorMessage } from '../api.ts';
-import { ErrorNotice, LoadFailed, Spinner } from '../components/ui.tsx';
+import { SelectField, TextField } from '../components/fields.tsx';
+import { ErrorNotice, Spinner } from '../components/ui.tsx';
 import { addDays, dateKey, localDateOf } from '../time.ts';
 import { type BookingItem, dayStartIso, type EventTypeItem, formatTime, formatWhen, parseDateInput } from './format.ts';
+import { ListView } from './ListView.tsx';
+import { useLoadedList } from './loaded.ts';
 import { navigate } from './router.ts';
 import { useSession } from './session.ts';
 
@@ -41,33 +44,12 @@ export function BookingsPage() {
   const { user, onSessionLost } = useSession();
   const [filters, setFilters] = useState<Filters>({ when: 'upcoming', status: '', eventTypeId: '', fromDate: '', toDate: '' });
   const [eventTypes, setEventTypes] = useState<EventTypeItem[]>([]);
-  const [bookings, setBookings] = useState<BookingItem[] | null>(null);
-  const [nextCursor, setNextCursor] = useState<string | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const ids = { status: useId(), eventType: useId(), from: useId(), to: useId() };
-
-  const load = useCallback(
-    async (cursor?: string) => {
-      setLoadError(null);
-      if (!cursor) setBookings(null);
-      try {
-        const page = await api.bookings.list.query(listInput(filters, user.timezone, cursor));
-        setBookings((previous) => (cursor && previous ? [...previous, ...page.data] : page.data));
-        setNextCursor(page.nextCursor);
-      } catch (error) {
-        onSessionLost(error);
-        setLoadError(errorMessage(error));
-      }
-    },
-    [filters, user.timezone, onSessionLost],
-  );
-  useEffect(() => void load(), [load]);
+  const bookings = useLoadedList((cursor) => api.bookings.list.query(listInput(filters, user.timezone, cursor)), [filters, user.timezone]);
   useEffect(() => {
     api.eventTypes.list.query().then((result) => setEventTypes(result.data), onSessionLost);
   }, [onSessionLost]);
 
   const set = (change: Partial<Filters>) => setFilters((previous) => ({ ...previous, ...change }));
-  const replace = (booking: BookingItem) => setBookings((list) => list?.map((item) => (item.id === booking.id ? booking : item)) ?? null);
   const filtered = filters.status !== '' || filters.eventTypeId !== '' || filters.fromDate !== '' || filters.toDate !== '';
 
   return (
@@ -85,65 +67,57 @@ export function BookingsPage() {
               </button>
             ))}
           </div>
-          <div className="field">
-            <label className="label" htmlFor={ids.status}>Status</label>
-            <select id={ids.status} className="select" value={filters.status} onChange={(e) => set({ status: e.target.value as Filters['status'] })}>
-              <option value="">Any</option>
-              <option value="active">Active</option>
-              <option value="canceled">Canceled</option>
-            </select>
-          </div>
-          <div className="field">
-            <label className="label" htmlFor={ids.eventType}>Event type</label>
-            <select id={ids.eventType} className="select" value={filters.eventTypeId} onChange={(e) => set({ eventTypeId: e.target.value })}>
-              <option value="">All</option>
-              {eventTypes.map((eventType) => (
-                <option key={eventType.id} value={eventType.id}>{eventType.name}</option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label className="label" htmlFor={ids.from}>From</label>
-            <input id={ids.from} type="date" className="input" value={filters.fromDate} onChange={(e) => set({ fromDate: e.target.value })} />
-          </div>
-          <div className="field">
-            <label className="label" htmlFor={ids.to}>To</label>
-            <input id={ids.to} type="date" className="input" value={filters.toDate} onChange={(e) => set({ toDate: e.target.value })} />
-          </div>
+          <SelectField label="Status" value={filters.status} onChange={(e) => set({ status: e.target.value as Filters['status'] })}>
+            <option value="">Any</option>
+            <option value="active">Active</option>
+            <option value="canceled">Canceled</option>
+          </SelectField>
+          <SelectField label="Event type" value={filters.eventTypeId} onChange={(e) => set({ eventTypeId: e.target.value })}>
+            <option value="">All</option>
+            {eventTypes.map((eventType) => (
+              <option key={eventType.id} value={eventType.id}>{eventType.name}</option>
+            ))}
+          </SelectField>
+          <TextField label="From" type="date" value={filters.fromDate} onChange={(e) => set({ fromDate: e.target.value })} />
+          <TextField label="To" type="date" value={filters.toDate} onChange={(e) => set({ toDate: e.target.value })} />
         </div>
       </section>
-      {loadError && <LoadFailed what="Your bookings" reason={loadError} onRetry={() => void load()} />}
-      {!bookings && !loadError && <Spinner label="Loading bookings…" />}
-      {bookings && bookings.length === 0 && (
-        <div className="empty-state card" data-testid="bookings-empty">
-          {filtered ? (
-            <p>No bookings match these filters.</p>
-          ) : filters.when === 'upcoming' ? (
-            <>
-              <h2>No upcoming bookings</h2>
-              <p>
-                Share a booking link so people can pick a time: create an event type, then copy its link or embed it on
-                your site.
-              </p>
-              <a className="btn btn-primary" href="/app/event-types" onClick={(e) => { e.preventDefault(); navigate('/app/event-types'); }}>
-                Go to event types
-              </a>
-            </>
-          ) : (
-            <p>No past bookings yet.</p>
-          )}
-        </div>
-      )}
-      {bookings && bookings.length > 0 && (
-        <ul className="booking-list" data-testid="bookings">
-          {bookings.map((booking) => (
-            <BookingRow key={booking.id} booking={booking} onChanged={replace} />
-          ))}
-        </ul>
-      )}
-      {nextCursor && bookings && (
+      <ListView
+        list={bookings}
+        what="Your bookings"
+        loading="Loading bookings…"
+        empty={
+          <div className="empty-state card" data-testid="bookings-empty">
+            {filtered ? (
+              <p>No bookings match these filters.</p>
+            ) : filters.when === 'upcoming' ? (
+              <>
+                <h2>No upcoming bookings</h2>
+                <p>
+                  Share a booking link so people can pick a time: create an event type, then copy its link or embed it on
+                  your site.
+                </p>
+                <a className="btn btn-primary" href="/app/event-types" onClick={(e) => { e.preventDefault(); navigate('/app/event-types'); }}>
+                  Go to event types
+                </a>
+              </>
+            ) : (
+              <p>No past bookings yet.</p>
+            )}
+          </div>
+        }
+      >
+        {(items) => (
+          <ul className="booking-list" data-testid="bookings">
+            {items.map((booking) => (
+              <BookingRow key={booking.id} booking={booking} onChanged={bookings.put} />
+            ))}
+          </ul>
+        )}
+      </ListView>
+      {bookings.more && bookings.items && (
         <div className="btn-row">
-          <button type="button" className="btn" onClick={() => void load(nextCursor)}>
+          <button type="button" className="btn" onClick={bookings.more}>
             Show more
           </button>
         </div>
@@ -244,7 +218,6 @@ function CancelForm({ booking, onDone }: { booking: BookingItem; onDone: (bookin
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const id = useId();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
@@ -259,10 +232,7 @@ function CancelForm({ booking, onDone }: { booking: BookingItem; onDone: (bookin
   };
   return (
     <form className="form-panel" onSubmit={(event) => void submit(event)}>
-      <div className="field">
-        <label className="label" htmlFor={id}>Reason for canceling (optional)</label>
-        <textarea id={id} className="textarea" maxLength={500} rows={2} value={reason} onChange={(e) => setReason(e.target.value)} />
-      </div>
+      <TextField multiline label="Reason for canceling (optional)" maxLength={500} rows={2} value={reason} onChange={(e) => setReason(e.target.value)} />
       {error && <ErrorNotice>{error}</ErrorNotice>}
       <div className="btn-row">
         <button type="submit" className="btn btn-danger-solid btn-small" disabled={busy}>
@@ -283,7 +253,6 @@ function ReschedulePicker({ booking, onDone }: { booking: BookingItem; onDone: (
   const [slots, setSlots] = useState<{ start: string }[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const id = useId();
 
   useEffect(() => {
     const date = parseDateInput(day);
@@ -319,10 +288,7 @@ function ReschedulePicker({ booking, onDone }: { booking: BookingItem; onDone: (
 
   return (
     <div className="form-panel" data-testid="reschedule">
-      <div className="field">
-        <label className="label" htmlFor={id}>New day</label>
-        <input id={id} type="date" className="input" value={day} onChange={(e) => setDay(e.target.value)} />
-      </div>
+      <TextField label="New day" type="date" value={day} onChange={(e) => setDay(e.target.value)} />
       {error && <ErrorNotice>{error}</ErrorNotice>}
       {!slots && !error && <Spinner label="Finding free times…" />}
       {slots && slots.length === 0 && <p className="muted">No free times that day. Try another day.</p>}

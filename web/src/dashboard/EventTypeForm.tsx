@@ -1,5 +1,6 @@
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { api, errorMessage } from '../api.ts';
+import { SelectField, TextField } from '../components/fields.tsx';
 import { ErrorNotice } from '../components/ui.tsx';
 import type { EventTypeItem } from './format.ts';
 import { titleCase } from './format.ts';
@@ -23,6 +24,9 @@ interface Draft {
   slotIntervalMin: string;
   seatsPerSlot: string;
 }
+
+/** The settings typed as text. */
+type TextKey = { [K in keyof Draft]: string extends Draft[K] ? K : never }[keyof Draft];
 
 function draftOf(existing?: EventTypeItem): Draft {
   return {
@@ -79,7 +83,6 @@ export function EventTypeForm(props: { existing?: EventTypeItem; onSaved: (event
   const [draft, setDraft] = useState<Draft>(() => draftOf(existing));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const id = useId();
   const set = (change: Partial<Draft>) => setDraft((previous) => ({ ...previous, ...change }));
 
   const submit = async (event: FormEvent) => {
@@ -99,25 +102,8 @@ export function EventTypeForm(props: { existing?: EventTypeItem; onSaved: (event
     }
   };
 
-  const text = (key: keyof Draft, label: string, hint?: string, inputMode?: 'numeric') => (
-    <div className="field">
-      <label className="label" htmlFor={`${id}-${key}`}>
-        {label}
-      </label>
-      <input
-        id={`${id}-${key}`}
-        className="input"
-        inputMode={inputMode}
-        value={String(draft[key])}
-        onChange={(e) => set({ [key]: e.target.value } as Partial<Draft>)}
-        aria-describedby={hint ? `${id}-${key}-hint` : undefined}
-      />
-      {hint && (
-        <p className="hint" id={`${id}-${key}-hint`}>
-          {hint}
-        </p>
-      )}
-    </div>
+  const text = (key: TextKey, label: string, hint?: string, inputMode?: 'numeric') => (
+    <TextField label={label} hint={hint} inputMode={inputMode} value={draft[key]} onChange={(e) => set({ [key]: e.target.value })} />
   );
   const keepHint = existing ? ' The API does not show the current value: leave blank to keep it.' : '';
 
@@ -126,31 +112,26 @@ export function EventTypeForm(props: { existing?: EventTypeItem; onSaved: (event
       <div className="form-grid">
         {text('name', 'Name')}
         {text('slug', 'Link name (slug)', existing ? 'The last part of the booking link.' : 'Leave blank to derive it from the name.')}
-        <div className="field">
-          <label className="label" htmlFor={`${id}-kind`}>
-            Kind
-          </label>
-          <select id={`${id}-kind`} className="select" value={draft.kind} disabled={Boolean(existing)} onChange={(e) => set({ kind: e.target.value as Kind })}>
-            {KINDS.map((kind) => (
-              <option key={kind} value={kind}>
-                {titleCase(kind)}
-              </option>
-            ))}
-          </select>
-          {existing && <p className="hint">The kind cannot change; create another event type instead.</p>}
-        </div>
+        <SelectField
+          label="Kind"
+          hint={existing && 'The kind cannot change; create another event type instead.'}
+          value={draft.kind}
+          disabled={Boolean(existing)}
+          onChange={(e) => set({ kind: e.target.value as Kind })}
+        >
+          {KINDS.map((kind) => (
+            <option key={kind} value={kind}>
+              {titleCase(kind)}
+            </option>
+          ))}
+        </SelectField>
         {text('durations', 'Durations (minutes)', 'Comma-separated, 5 to 720; the first is the default.')}
         {text('bufferBeforeMin', 'Buffer before (minutes)', undefined, 'numeric')}
         {text('bufferAfterMin', 'Buffer after (minutes)', undefined, 'numeric')}
         {text('minimumNoticeMin', 'Minimum notice (minutes)', `How soon before a slot it can still be booked.${keepHint}`, 'numeric')}
         {text('slotIntervalMin', 'Slot interval (minutes)', `Minutes between slot starts; "none" for every booking duration.${keepHint}`)}
         {(existing?.kind ?? draft.kind) === 'group' && text('seatsPerSlot', 'Seats per slot', `Invitees per slot, 2 to 1000.${keepHint}`, 'numeric')}
-        <div className="field">
-          <label className="label" htmlFor={`${id}-color`}>
-            Color
-          </label>
-          <input id={`${id}-color`} type="color" className="color-input" value={draft.color} onChange={(e) => set({ color: e.target.value })} />
-        </div>
+        <TextField label="Color" type="color" className="color-input" value={draft.color} onChange={(e) => set({ color: e.target.value })} />
       </div>
       <label className="choice">
         <input type="checkbox" checked={draft.active} onChange={(e) => set({ active: e.target.checked })} />

@@ -1,37 +1,23 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { api, errorMessage } from '../api.ts';
-import { CopyField, ErrorNotice, LoadFailed, Spinner } from '../components/ui.tsx';
+import { CopyField, ErrorNotice } from '../components/ui.tsx';
 import { embedSnippet } from '../embed.ts';
 import { EventTypeForm } from './EventTypeForm.tsx';
 import type { EventTypeItem } from './format.ts';
 import { titleCase } from './format.ts';
+import { ListView } from './ListView.tsx';
+import { useLoadedList } from './loaded.ts';
 import { useSession } from './session.ts';
 
 export function EventTypesPage() {
-  const { onSessionLost } = useSession();
-  const [eventTypes, setEventTypes] = useState<EventTypeItem[] | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const eventTypes = useLoadedList(async () => (await api.eventTypes.list.query()).data, []);
   const [creating, setCreating] = useState(false);
   /** A secret event type's private link is shown once, by the response that made it. */
   const [freshLinks, setFreshLinks] = useState<Record<string, string>>({});
 
-  const load = useCallback(async () => {
-    setLoadError(null);
-    try {
-      setEventTypes((await api.eventTypes.list.query()).data);
-    } catch (error) {
-      onSessionLost(error);
-      setLoadError(errorMessage(error));
-    }
-  }, [onSessionLost]);
-  useEffect(() => void load(), [load]);
-
   const saved = (eventType: EventTypeItem) => {
     if (eventType.secret && eventType.url.includes('?key=')) setFreshLinks((links) => ({ ...links, [eventType.id]: eventType.url }));
-    setEventTypes((list) => {
-      if (!list) return [eventType];
-      return list.some((item) => item.id === eventType.id) ? list.map((item) => (item.id === eventType.id ? eventType : item)) : [...list, eventType];
-    });
+    eventTypes.put(eventType);
   };
 
   return (
@@ -61,24 +47,30 @@ export function EventTypesPage() {
           </div>
         </section>
       )}
-      {loadError && <LoadFailed what="Your event types" reason={loadError} onRetry={() => void load()} />}
-      {!eventTypes && !loadError && <Spinner label="Loading event types…" />}
-      {eventTypes && eventTypes.length === 0 && !creating && (
-        <div className="empty-state card" data-testid="event-types-empty">
-          <h2>Create your first event type</h2>
-          <p>An event type is a meeting people can book, like a 30-minute intro call. You get a link to share as soon as you create one.</p>
-          <button type="button" className="btn btn-primary" onClick={() => setCreating(true)}>
-            Create an event type
-          </button>
-        </div>
-      )}
-      {eventTypes && eventTypes.length > 0 && (
-        <ul className="booking-list" data-testid="event-types">
-          {eventTypes.map((eventType) => (
-            <EventTypeRow key={eventType.id} eventType={eventType} freshLink={freshLinks[eventType.id]} onSaved={saved} />
-          ))}
-        </ul>
-      )}
+      <ListView
+        list={eventTypes}
+        what="Your event types"
+        loading="Loading event types…"
+        empty={
+          !creating && (
+            <div className="empty-state card" data-testid="event-types-empty">
+              <h2>Create your first event type</h2>
+              <p>An event type is a meeting people can book, like a 30-minute intro call. You get a link to share as soon as you create one.</p>
+              <button type="button" className="btn btn-primary" onClick={() => setCreating(true)}>
+                Create an event type
+              </button>
+            </div>
+          )
+        }
+      >
+        {(items) => (
+          <ul className="booking-list" data-testid="event-types">
+            {items.map((eventType) => (
+              <EventTypeRow key={eventType.id} eventType={eventType} freshLink={freshLinks[eventType.id]} onSaved={saved} />
+            ))}
+          </ul>
+        )}
+      </ListView>
     </>
   );
 }

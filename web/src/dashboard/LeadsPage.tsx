@@ -1,36 +1,19 @@
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useState } from 'react';
 import { api, errorMessage } from '../api.ts';
-import { ErrorNotice, LoadFailed, Spinner } from '../components/ui.tsx';
+import { SelectField } from '../components/fields.tsx';
+import { ErrorNotice } from '../components/ui.tsx';
 import { formatWhen, type LeadItem, titleCase } from './format.ts';
+import { ListView } from './ListView.tsx';
+import { useLoadedList } from './loaded.ts';
 import { useSession } from './session.ts';
 
 const STATUSES = ['new', 'contacted', 'qualified', 'lost'] as const;
 type Status = (typeof STATUSES)[number];
 
 export function LeadsPage() {
-  const { user, onSessionLost } = useSession();
+  const { user } = useSession();
   const [status, setStatus] = useState<Status | ''>('');
-  const [leads, setLeads] = useState<LeadItem[] | null>(null);
-  const [nextCursor, setNextCursor] = useState<string | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const filterId = useId();
-
-  const load = useCallback(
-    async (cursor?: string) => {
-      setLoadError(null);
-      if (!cursor) setLeads(null);
-      try {
-        const page = await api.leads.list.query({ status: status || undefined, cursor, limit: 25 });
-        setLeads((previous) => (cursor && previous ? [...previous, ...page.data] : page.data));
-        setNextCursor(page.nextCursor);
-      } catch (error) {
-        onSessionLost(error);
-        setLoadError(errorMessage(error));
-      }
-    },
-    [status, onSessionLost],
-  );
-  useEffect(() => void load(), [load]);
+  const leads = useLoadedList((cursor) => api.leads.list.query({ status: status || undefined, cursor, limit: 25 }), [status]);
 
   return (
     <>
@@ -39,61 +22,60 @@ export function LeadsPage() {
         <p>People who left their details on a booking page without booking yet. Move them through your pipeline.</p>
       </div>
       <div className="filters">
-        <div className="field">
-          <label className="label" htmlFor={filterId}>
-            Status
-          </label>
-          <select id={filterId} className="select" value={status} onChange={(e) => setStatus(e.target.value as Status | '')}>
-            <option value="">Any</option>
-            {STATUSES.map((value) => (
-              <option key={value} value={value}>
-                {titleCase(value)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField label="Status" value={status} onChange={(e) => setStatus(e.target.value as Status | '')}>
+          <option value="">Any</option>
+          {STATUSES.map((value) => (
+            <option key={value} value={value}>
+              {titleCase(value)}
+            </option>
+          ))}
+        </SelectField>
       </div>
-      {loadError && <LoadFailed what="Your leads" reason={loadError} onRetry={() => void load()} />}
-      {!leads && !loadError && <Spinner label="Loading leads…" />}
-      {leads && leads.length === 0 && (
-        <div className="empty-state card" data-testid="leads-empty">
-          {status ? (
-            <p>No leads with this status.</p>
-          ) : (
-            <>
-              <h2>No leads yet</h2>
-              <p>
-                When a visitor of your booking page enters their name and e-mail but does not book, they show up here, so
-                you can follow up. Share your booking links to get started.
-              </p>
-            </>
-          )}
-        </div>
-      )}
-      {leads && leads.length > 0 && (
-        <div className="table-wrap card">
-          <table className="cards-on-phone" data-testid="leads">
-            <caption className="visually-hidden">Leads</caption>
-            <thead>
-              <tr>
-                <th scope="col">Person</th>
-                <th scope="col">Event type</th>
-                <th scope="col">Captured</th>
-                <th scope="col">Booked</th>
-                <th scope="col">Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {leads.map((lead) => (
-                <LeadRow key={lead.id} lead={lead} timeZone={user.timezone} onChanged={(changed) => setLeads((list) => list?.map((item) => (item.id === changed.id ? changed : item)) ?? null)} />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {nextCursor && leads && (
+      <ListView
+        list={leads}
+        what="Your leads"
+        loading="Loading leads…"
+        empty={
+          <div className="empty-state card" data-testid="leads-empty">
+            {status ? (
+              <p>No leads with this status.</p>
+            ) : (
+              <>
+                <h2>No leads yet</h2>
+                <p>
+                  When a visitor of your booking page enters their name and e-mail but does not book, they show up here, so
+                  you can follow up. Share your booking links to get started.
+                </p>
+              </>
+            )}
+          </div>
+        }
+      >
+        {(items) => (
+          <div className="table-wrap card">
+            <table className="cards-on-phone" data-testid="leads">
+              <caption className="visually-hidden">Leads</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Person</th>
+                  <th scope="col">Event type</th>
+                  <th scope="col">Captured</th>
+                  <th scope="col">Booked</th>
+                  <th scope="col">Status</th>
+                </tr>
+              </thead>
+              <tbody>
+                {items.map((lead) => (
+                  <LeadRow key={lead.id} lead={lead} timeZone={user.timezone} onChanged={leads.put} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </ListView>
+      {leads.more && leads.items && (
         <div className="btn-row">
-          <button type="button" className="btn" onClick={() => void load(nextCursor)}>
+          <button type="button" className="btn" onClick={leads.more}>
             Show more
           </button>
         </div>

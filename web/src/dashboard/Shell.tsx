@@ -1,15 +1,15 @@
 import { type MouseEvent, useCallback, useEffect, useMemo, useState } from 'react';
 import { api, errorMessage, errorStatus, setCsrfToken, signInUrl } from '../api.ts';
 import { BrandMark, LoadFailed, Spinner } from '../components/ui.tsx';
-import type { SessionUser } from '../pages/developer/types.ts';
 import { AvailabilityPage } from './AvailabilityPage.tsx';
 import { BookingsPage } from './BookingsPage.tsx';
 import { ContactsPage } from './ContactsPage.tsx';
-import { DeveloperSettingsPage } from '../pages/DeveloperSettingsPage.tsx';
+import { DeveloperSettingsPage } from './DeveloperSettingsPage.tsx';
 import { EventTypesPage } from './EventTypesPage.tsx';
+import { planName } from './format.ts';
 import { LeadsPage } from './LeadsPage.tsx';
 import { navigate, PAGES, type PagePath } from './router.ts';
-import { type DashboardSession, SessionContext } from './session.ts';
+import { type DashboardSession, SessionContext, type SessionUser } from './session.ts';
 
 type State = { kind: 'loading' } | { kind: 'ready'; user: SessionUser; csrfToken: string } | { kind: 'error'; message: string };
 
@@ -128,8 +128,4 @@ export function Shell({ page }: { page: PagePath }) {
       </main>
     </>
   );
-}
-
-export function planName(plan: SessionUser['plan']): string {
-  return plan.charAt(0).toUpperCase() + plan.slice(1);
 }

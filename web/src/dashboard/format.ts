@@ -1,12 +1,10 @@
-import type { inferRouterOutputs } from '@trpc/server';
-import type { AppRouter } from '../../../src/api/root.ts';
+import type { RouterOutputs as Outputs } from '../api.ts';
 import { type LocalDate, startOfLocalDate } from '../time.ts';
+import type { SessionUser } from './session.ts';
 
-type Outputs = inferRouterOutputs<AppRouter>;
 export type BookingItem = Outputs['bookings']['list']['data'][number];
 export type EventTypeItem = Outputs['eventTypes']['list']['data'][number];
 export type LeadItem = Outputs['leads']['list']['data'][number];
-export type ContactItem = Outputs['contacts']['list']['data'][number];
 export type ScheduleData = Outputs['schedule']['get'];
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -50,4 +48,8 @@ export function dayStartIso(value: string, timeZone: string): string | undefined
 
 export function titleCase(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1).replace(/_/g, ' ');
+}
+
+export function planName(plan: SessionUser['plan']): string {
+  return plan.charAt(0).toUpperCase() + plan.slice(1);
 }

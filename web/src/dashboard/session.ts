@@ -1,5 +1,7 @@
 import { createContext, useContext } from 'react';
-import type { SessionUser } from '../pages/developer/types.ts';
+import type { RouterOutputs } from '../api.ts';
+
+export type SessionUser = NonNullable<RouterOutputs['session']['current']>['user'];
 
 export interface DashboardSession {
   user: SessionUser;

@@ -1,13 +1,17 @@
-import type { inferRouterOutputs } from '@trpc/server';
-import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
-import type { AppRouter } from '../../../src/api/root.ts';
-import { api, errorMessage, errorStatus } from '../api.ts';
+import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { api, errorMessage, errorStatus, type RouterOutputs } from '../api.ts';
 import { AddToCalendar } from '../components/InviteeLinks.tsx';
-import { BrandMark, ErrorNotice, Spinner } from '../components/ui.tsx';
+import { TextField } from '../components/fields.tsx';
+import { MessagePage } from '../components/MessagePage.tsx';
+import { ErrorNotice, Spinner } from '../components/ui.tsx';
 import { browserTimeZone } from '../time.ts';
-import { BookingSummary, ClockIcon, Confirmation, formatSlot, type Slot, SlotPicker, TimeZoneFact } from './BookingPage.tsx';
+import { Confirmation } from './booking/Confirmation.tsx';
+import { formatSlot } from './booking/format.ts';
+import { SlotPicker } from './booking/SlotPicker.tsx';
+import { BookingSummary, ClockIcon, TimeZoneFact } from './booking/Summary.tsx';
+import type { Slot } from './booking/types.ts';
 
-type Managed = inferRouterOutputs<AppRouter>['publicBooking']['managed'];
+type Managed = RouterOutputs['publicBooking']['managed'];
 
 type Mode = { kind: 'view' } | { kind: 'reschedule' } | { kind: 'confirm-move'; slot: Slot } | { kind: 'done'; what: 'canceled' | 'moved' };
 
@@ -35,13 +39,9 @@ export function ManageBookingPage({ token }: { token: string }) {
 
   if (loadError) {
     return (
-      <main className="message-page">
-        <div>
-          <BrandMark />
-        </div>
-        <h1>{loadError.notFound ? 'This link does not open a booking' : 'Something went wrong'}</h1>
+      <MessagePage title={loadError.notFound ? 'This link does not open a booking' : 'Something went wrong'}>
         <p>{loadError.notFound ? 'Check that you copied the whole link from your confirmation.' : loadError.message}</p>
-      </main>
+      </MessagePage>
     );
   }
   if (!managed) {
@@ -180,7 +180,6 @@ function CancelForm(props: { token: string; onCanceled: (managed: Managed) => vo
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const reasonId = useId();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -202,12 +201,18 @@ function CancelForm(props: { token: string; onCanceled: (managed: Managed) => vo
       <h3 id="cancel-title">Can’t make it?</h3>
       {error && <ErrorNotice>{error}</ErrorNotice>}
       <form className="form" onSubmit={submit}>
-        <div className="field">
-          <label htmlFor={reasonId}>
-            Reason for canceling <span className="muted">(optional, shared with the host)</span>
-          </label>
-          <textarea id={reasonId} className="textarea" rows={2} maxLength={500} value={reason} onChange={(event) => setReason(event.target.value)} />
-        </div>
+        <TextField
+          multiline
+          label={
+            <>
+              Reason for canceling <span className="muted">(optional, shared with the host)</span>
+            </>
+          }
+          rows={2}
+          maxLength={500}
+          value={reason}
+          onChange={(event) => setReason(event.target.value)}
+        />
         <div className="btn-row">
           <button type="submit" className="btn btn-danger" disabled={busy}>
             {busy ? 'Canceling…' : 'Cancel booking'}

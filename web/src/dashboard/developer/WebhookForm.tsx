@@ -1,7 +1,9 @@
 import { type FormEvent, useId, useState } from 'react';
 import { api, errorMessage } from '../../api.ts';
+import { TextField } from '../../components/fields.tsx';
 import { ErrorNotice, useChoiceSet } from '../../components/ui.tsx';
-import type { OnSessionLost, WebhookEventKind, WebhookItem } from './types.ts';
+import { useSession } from '../session.ts';
+import type { WebhookEventKind, WebhookItem } from './types.ts';
 
 /** Every kind an endpoint can subscribe to, with what it means (a Record, so a new kind must be named here). */
 export const EVENT_LABELS: Record<WebhookEventKind, string> = {
@@ -20,15 +22,15 @@ export function WebhookForm(props: {
   editing?: WebhookItem;
   onCancel: () => void;
   onSaved: (endpoint: WebhookItem, secret?: string) => void;
-  onSessionLost: OnSessionLost;
 }) {
   const { editing } = props;
+  const { onSessionLost } = useSession();
   const [url, setUrl] = useState(editing?.url ?? '');
   const [description, setDescription] = useState(editing?.description ?? '');
   const [selected, toggle] = useChoiceSet<WebhookEventKind>(editing?.events ?? ['booking.created']);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const ids = { title: useId(), url: useId(), urlHint: useId(), description: useId() };
+  const titleId = useId();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -45,7 +47,7 @@ export function WebhookForm(props: {
         props.onSaved(created, secret);
       }
     } catch (caught) {
-      props.onSessionLost(caught);
+      onSessionLost(caught);
       setError(errorMessage(caught));
     } finally {
       setBusy(false);
@@ -53,40 +55,33 @@ export function WebhookForm(props: {
   }
 
   return (
-    <form className="form form-panel" onSubmit={submit} noValidate aria-labelledby={ids.title}>
-      <h3 id={ids.title}>{editing ? 'Edit endpoint' : 'New webhook endpoint'}</h3>
+    <form className="form form-panel" onSubmit={submit} noValidate aria-labelledby={titleId}>
+      <h3 id={titleId}>{editing ? 'Edit endpoint' : 'New webhook endpoint'}</h3>
       {error && <ErrorNotice>{error}</ErrorNotice>}
-      <div className="field">
-        <label htmlFor={ids.url}>Endpoint URL</label>
-        <input
-          id={ids.url}
-          className="input"
-          type="url"
-          inputMode="url"
-          value={url}
-          maxLength={2000}
-          required
-          // biome-ignore lint/a11y/noAutofocus: the form opens on request; its first field is where the user goes next
-          autoFocus
-          placeholder="https://example.com/webhooks/scheduling"
-          aria-describedby={ids.urlHint}
-          onChange={(event) => setUrl(event.target.value)}
-        />
-        <span className="hint" id={ids.urlHint}>
-          An <code>https://</code> address on the public internet. Each event is POSTed there, signed.
-        </span>
-      </div>
-      <div className="field">
-        <label htmlFor={ids.description}>Description (optional)</label>
-        <input
-          id={ids.description}
-          className="input"
-          value={description}
-          maxLength={500}
-          placeholder="e.g. CRM sync"
-          onChange={(event) => setDescription(event.target.value)}
-        />
-      </div>
+      <TextField
+        label="Endpoint URL"
+        hint={
+          <>
+            An <code>https://</code> address on the public internet. Each event is POSTed there, signed.
+          </>
+        }
+        type="url"
+        inputMode="url"
+        value={url}
+        maxLength={2000}
+        required
+        // biome-ignore lint/a11y/noAutofocus: the form opens on request; its first field is where the user goes next
+        autoFocus
+        placeholder="https://example.com/webhooks/scheduling"
+        onChange={(event) => setUrl(event.target.value)}
+      />
+      <TextField
+        label="Description (optional)"
+        value={description}
+        maxLength={500}
+        placeholder="e.g. CRM sync"
+        onChange={(event) => setDescription(event.target.value)}
+      />
       <fieldset className="field">
         <legend className="label">Events</legend>
         <div className="checkbox-grid">

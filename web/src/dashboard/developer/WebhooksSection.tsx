@@ -1,105 +1,79 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { api, errorMessage } from '../../api.ts';
-import { ConfirmAction, ErrorNotice, formatDate, LoadFailed, SecretReveal, Spinner, useFocusAfterRender } from '../../components/ui.tsx';
-import type { OnSessionLost, WebhookItem } from './types.ts';
+import { ConfirmAction, ErrorNotice, formatDate } from '../../components/ui.tsx';
+import { ListView } from '../ListView.tsx';
+import { useLoadedList } from '../loaded.ts';
+import { useSession } from '../session.ts';
+import { type Secret, SettingsSection, useSettingsSection } from './SettingsSection.tsx';
+import type { WebhookItem } from './types.ts';
 import { WebhookDeliveries } from './WebhookDeliveries.tsx';
 import { WebhookForm } from './WebhookForm.tsx';
 
-type Panel = { kind: 'none' } | { kind: 'create' } | { kind: 'secret'; title: string; secret: string };
+function signingSecret(title: string, secret: string): Secret {
+  return {
+    title,
+    warning: 'Copy this signing secret now: your receiver verifies signatures with it. It will not be shown again.',
+    fields: [{ label: 'Signing secret', value: secret }],
+  };
+}
 
 /** Webhook endpoints: create (secret shown once), edit, enable/disable, test, rotate, delete, and the delivery log. */
-export function WebhooksSection({ canCreate, onSessionLost }: { canCreate: boolean; onSessionLost: OnSessionLost }) {
-  const [endpoints, setEndpoints] = useState<WebhookItem[] | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const [panel, setPanel] = useState<Panel>({ kind: 'none' });
-  const [newButtonRef, focusNewButton] = useFocusAfterRender<HTMLButtonElement>();
-
-  const load = useCallback(async () => {
-    try {
-      setEndpoints((await api.webhooks.list.query()).data);
-      setLoadError(null);
-    } catch (error) {
-      onSessionLost(error);
-      setLoadError(errorMessage(error));
-    }
-  }, [onSessionLost]);
-
-  useEffect(() => {
-    if (canCreate) void load();
-  }, [load, canCreate]);
-
-  const replace = (changed: WebhookItem) =>
-    setEndpoints((current) => (current ?? []).map((endpoint) => (endpoint.id === changed.id ? changed : endpoint)));
+export function WebhooksSection({ canCreate }: { canCreate: boolean }) {
+  const section = useSettingsSection();
+  const endpoints = useLoadedList(async () => (canCreate ? (await api.webhooks.list.query()).data : []), [canCreate]);
 
   return (
-    <section className="card" aria-labelledby="webhooks-title">
-      <div className="card-header">
-        <div>
-          <h2 id="webhooks-title">Webhooks</h2>
-          <p>
-            We POST an event to your endpoint when a booking or a lead changes, signed per Standard Webhooks
-            (<code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>). Failed deliveries
-            are retried for about a day and a half.
-          </p>
-        </div>
-        {panel.kind === 'none' && (
-          <button type="button" ref={newButtonRef} className="btn btn-primary" disabled={!canCreate} onClick={() => setPanel({ kind: 'create' })}>
-            Add endpoint
-          </button>
-        )}
-      </div>
-
-      {panel.kind !== 'none' && (
-        <div className="card-body">
-          {panel.kind === 'secret' ? (
-            <SecretReveal
-              title={panel.title}
-              warning="Copy this signing secret now: your receiver verifies signatures with it. It will not be shown again."
-              fields={[{ label: 'Signing secret', value: panel.secret }]}
-              onDone={() => {
-                setPanel({ kind: 'none' });
-                focusNewButton();
-              }}
-            />
-          ) : (
-            <WebhookForm
-              onCancel={() => {
-                setPanel({ kind: 'none' });
-                focusNewButton();
-              }}
-              onSaved={(created, secret) => {
-                setEndpoints((current) => [...(current ?? []), created]);
-                setPanel({ kind: 'secret', title: 'Endpoint added', secret: secret ?? '' });
-              }}
-              onSessionLost={onSessionLost}
-            />
+    <SettingsSection
+      name="webhooks"
+      title="Webhooks"
+      intro={
+        <>
+          We POST an event to your endpoint when a booking or a lead changes, signed per Standard Webhooks
+          (<code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>). Failed deliveries
+          are retried for about a day and a half.
+        </>
+      }
+      state={section}
+      create={{
+        label: 'Add endpoint',
+        disabled: !canCreate,
+        form: (
+          <WebhookForm
+            onCancel={section.close}
+            onSaved={(created, secret) => {
+              endpoints.put(created);
+              section.reveal(signingSecret('Endpoint added', secret ?? ''));
+            }}
+          />
+        ),
+      }}
+    >
+      {canCreate ? (
+        <ListView
+          list={endpoints}
+          what="Your webhook endpoints"
+          loading="Loading webhook endpoints…"
+          empty={<p className="empty">You have no webhook endpoints yet.</p>}
+          inCard
+        >
+          {(items) => (
+            <ul className="item-list" aria-label="Your webhook endpoints">
+              {items.map((endpoint) => (
+                <EndpointItem
+                  key={endpoint.id}
+                  endpoint={endpoint}
+                  onChanged={endpoints.put}
+                  onDeleted={() => endpoints.remove(endpoint.id)}
+                  onSecret={(secret) => section.reveal(signingSecret('Secret rotated', secret))}
+                />
+              ))}
+            </ul>
           )}
-        </div>
+        </ListView>
+      ) : (
+        <p className="empty">Webhooks are part of the Team plan.</p>
       )}
-
-      {!canCreate && <p className="empty">Webhooks are part of the Team plan.</p>}
-      {loadError && (
-        <div className="card-body">
-          <LoadFailed what="Your webhook endpoints" reason={loadError} onRetry={() => void load()} />
-        </div>
-      )}
-      {canCreate && !endpoints && !loadError && <Spinner label="Loading webhook endpoints…" />}
-      {endpoints && endpoints.length === 0 && <p className="empty">You have no webhook endpoints yet.</p>}
-      {endpoints && endpoints.length > 0 && (
-        <ul className="item-list" aria-label="Your webhook endpoints">
-          {endpoints.map((endpoint) => (
-            <EndpointItem
-              key={endpoint.id}
-              endpoint={endpoint}
-              onChanged={replace}
-              onDeleted={() => setEndpoints((current) => (current ?? []).filter((other) => other.id !== endpoint.id))}
-              onSecret={(secret) => setPanel({ kind: 'secret', title: 'Secret rotated', secret })}
-              onSessionLost={onSessionLost}
-            />
-          ))}
-        </ul>
-      )}
-    </section>
+    </SettingsSection>
   );
 }
 
@@ -108,9 +82,9 @@ function EndpointItem(props: {
   onChanged: (endpoint: WebhookItem) => void;
   onDeleted: () => void;
   onSecret: (secret: string) => void;
-  onSessionLost: OnSessionLost;
 }) {
-  const { endpoint, onSessionLost } = props;
+  const { endpoint } = props;
+  const { onSessionLost } = useSession();
   const [editing, setEditing] = useState(false);
   const [showLog, setShowLog] = useState(false);
   const [logVersion, setLogVersion] = useState(0);
@@ -139,7 +113,6 @@ function EndpointItem(props: {
             props.onChanged(saved);
             setEditing(false);
           }}
-          onSessionLost={onSessionLost}
         />
       </li>
     );
@@ -233,7 +206,7 @@ function EndpointItem(props: {
           }
         />
       </div>
-      {showLog && <WebhookDeliveries webhookId={endpoint.id} refreshKey={logVersion} onSessionLost={onSessionLost} />}
+      {showLog && <WebhookDeliveries webhookId={endpoint.id} refreshKey={logVersion} />}
     </li>
   );
 }

@@ -1,13 +1,13 @@
-import { useSession } from '../dashboard/session.ts';
-import { planName } from '../dashboard/Shell.tsx';
 import { GrantedAppsSection } from './developer/GrantedAppsSection.tsx';
 import { OAuthAppsSection } from './developer/OAuthAppsSection.tsx';
 import { TokensSection } from './developer/TokensSection.tsx';
 import { WebhooksSection } from './developer/WebhooksSection.tsx';
+import { planName } from './format.ts';
+import { useSession } from './session.ts';
 
 /** /app/settings/developer: personal access tokens, OAuth apps, the apps the user has authorized, and webhooks. */
 export function DeveloperSettingsPage() {
-  const { user, onSessionLost } = useSession();
+  const { user } = useSession();
   return (
     <>
       <div className="page-header">
@@ -24,10 +24,10 @@ export function DeveloperSettingsPage() {
             you cannot create personal access tokens or OAuth apps. You can still review and revoke anything listed here.
           </div>
         )}
-        <TokensSection canCreate={user.plan === 'team'} onSessionLost={onSessionLost} />
-        <OAuthAppsSection canCreate={user.plan === 'team'} onSessionLost={onSessionLost} />
-        <GrantedAppsSection onSessionLost={onSessionLost} />
-        <WebhooksSection canCreate={user.plan === 'team'} onSessionLost={onSessionLost} />
+        <TokensSection canCreate={user.plan === 'team'} />
+        <OAuthAppsSection canCreate={user.plan === 'team'} />
+        <GrantedAppsSection />
+        <WebhooksSection canCreate={user.plan === 'team'} />
       </div>
     </>
   );
