@@ -68,6 +68,18 @@ describe('test pings and deactivated endpoints', () => {
     expect((await ping(id)).status).toBe(202);
   });
 
+  it('counts a redelivered ping against the same limit: 429, nothing queued', async () => {
+    const id = await register();
+    for (let i = 0; i < 5; i++) expect((await ping(id)).status).toBe(202);
+    const [aPing] = await deliveries(id);
+    const redeliver = (deliveryId: string) =>
+      t.http.post(`/api/v2/webhooks/${id}/deliveries/${deliveryId}/redeliver`).set(...bearer(owner.token));
+    const refused = await redeliver(aPing!.id);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(await deliveries(id)).toHaveLength(5);
+  });
+
   it('refuses a test ping to a deactivated endpoint with 409, queuing nothing', async () => {
     const id = await register();
     expect((await setActive(id, false)).status).toBe(200);

@@ -4,7 +4,7 @@ import { router } from '../../api/trpc.ts';
 import { DomainError } from '../../lib/errors.ts';
 import { EXAMPLE } from '../../lib/examples.ts';
 import { CursorParam, cursorPage, limitParam } from '../../lib/pagination.ts';
-import { DeliverySchema, WebhookEndpointSchema, WebhookEventTypeSchema, WebhookSecretSchema } from './webhooks.schemas.ts';
+import { type Delivery, DeliverySchema, WebhookEndpointSchema, WebhookEventTypeSchema, WebhookSecretSchema } from './webhooks.schemas.ts';
 import {
   createWebhook,
   deleteWebhook,
@@ -16,6 +16,7 @@ import {
   rotateWebhookSecret,
   sendTestEvent,
   TEST_EVENTS_PER_MINUTE,
+  type TestEventOutcome,
   updateWebhook,
 } from './webhooks.service.ts';
 
@@ -189,14 +190,7 @@ export const webhooksRouter = router({
     .input(WebhookIdInputSchema)
     .output(DeliverySchema)
     .mutation(async ({ ctx, input }) => {
-      const outcome = await sendTestEvent(ctx.em, ctx.principal.userId, input.id, ctx.clock.now());
-      if ('queued' in outcome) return outcome.queued;
-      ctx.response.headers['Retry-After'] = String(outcome.retryAfterSec);
-      ctx.response.headers['Cache-Control'] = 'no-store';
-      throw new DomainError(
-        'rate_limited',
-        `At most ${TEST_EVENTS_PER_MINUTE} test events a minute per webhook endpoint. Retry after ${outcome.retryAfterSec} seconds.`,
-      );
+      return queuedOrRateLimited(ctx.response.headers, await sendTestEvent(ctx.em, ctx.principal.userId, input.id, ctx.clock.now()));
     }),
 
   deliveries: scopedProcedure('read:webhooks')
@@ -229,6 +223,16 @@ export const webhooksRouter = router({
     .input(z.object({ id: WebhookIdSchema, deliveryId: z.string().min(1).max(100).meta({ description: 'The delivery to repeat.', examples: [EXAMPLE.deliveryId] }) }))
     .output(DeliverySchema)
     .mutation(async ({ ctx, input }) => {
-      return redeliver(ctx.em, ctx.principal.userId, input, ctx.clock.now());
+      return queuedOrRateLimited(ctx.response.headers, await redeliver(ctx.em, ctx.principal.userId, input, ctx.clock.now()));
     }),
 });
+
+function queuedOrRateLimited(headers: Record<string, string>, outcome: TestEventOutcome): Delivery {
+  if ('queued' in outcome) return outcome.queued;
+  headers['Retry-After'] = String(outcome.retryAfterSec);
+  headers['Cache-Control'] = 'no-store';
+  throw new DomainError(
+    'rate_limited',
+    `At most ${TEST_EVENTS_PER_MINUTE} test events a minute per webhook endpoint. Retry after ${outcome.retryAfterSec} seconds.`,
+  );
+}

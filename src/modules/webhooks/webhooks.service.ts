@@ -219,21 +219,31 @@ async function testEventRetryAfter(tx: EntityManager, endpointId: string, now: D
   return Math.max(1, Math.ceil((leavesWindowAt - now.getTime()) / 1000));
 }
 
-/** Queues the event of one of the endpoint's deliveries again, now, as a new delivery (same webhook-id, same body). */
+/**
+ * Queues the event of one of the endpoint's deliveries again, now, as a new delivery (same webhook-id, same body). A
+ * `ping` sent again counts against the endpoint's test events, so redelivery is no way round their limit.
+ */
 export async function redeliver(
   em: EntityManager,
   ownerId: string,
   input: { id: string; deliveryId: string },
   now: Date,
-): Promise<Delivery> {
+): Promise<TestEventOutcome> {
   return em.transactional(async (tx) => {
-    const [original] = await tx.execute<{ event_id: string }[]>(
-      `select d.event_id from webhook_delivery d join webhook_endpoint w on w.id = d.endpoint_id
-        where d.id = ? and d.endpoint_id = ? and w.owner_id = ?`,
+    const [original] = await tx.execute<{ event_id: string; type: string }[]>(
+      `select d.event_id, e.type from webhook_delivery d
+         join webhook_endpoint w on w.id = d.endpoint_id
+         join webhook_event e on e.id = d.event_id
+        where d.id = ? and d.endpoint_id = ? and w.owner_id = ?
+        for update of w`,
       [input.deliveryId, input.id, ownerId],
     );
     if (!original) throw notFound('Delivery');
-    return readDelivery(tx, await queueDelivery(tx, input.id, original.event_id, now));
+    if (original.type === 'ping') {
+      const retryAfterSec = await testEventRetryAfter(tx, input.id, now);
+      if (retryAfterSec !== undefined) return { retryAfterSec };
+    }
+    return { queued: await readDelivery(tx, await queueDelivery(tx, input.id, original.event_id, now)) };
   });
 }
 
