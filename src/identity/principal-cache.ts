@@ -1,20 +1,11 @@
 import type { Principal } from './principal.ts';
 
 /**
- * Principals resolved from bearer tokens, kept per instance so that a request with a known token costs no token
- * lookup. Safe only while the instance hears every change that could refuse a token: `isListening()` says that
- * the invalidation feed (src/identity/principal-invalidation.ts) confirmed, recently enough, that it has delivered
- * every change committed so far. When it cannot say so, the cache serves nothing and stores nothing.
- *
- * - Keyed by the SHA-256 of the token and the audience the token was resolved for: an entry can only ever be found
- *   again with the very token that produced it, so no entry can serve one user's principal to another.
- * - An entry lives at most `ttlMs` (a backstop), and never past the moment its resolver said the token must be
- *   looked at again (its expiry, or when a PAT's last-used time is due to be written).
- * - A lookup that started before an invalidation arrived is not stored (`generation`), so a principal read just
- *   before a revocation cannot be cached after the revocation's notification was handled.
- * - Read-your-writes on this instance: after a write request answered here (`noteLocalWrite`, e.g. a revocation),
- *   a cached principal is served only once a proof sent after that write completed, so a client that revoked a
- *   token here sees it refused here on its very next request, not up to the cross-instance bound later.
+ * Principals of bearer tokens, kept per instance so a known token costs no lookup; safe only while the invalidation
+ * feed confirms it has delivered every change committed so far (otherwise nothing is served or stored). Entries are
+ * keyed by the token's hash (never found with another token), expire by `ttlMs` and the token's own deadlines, are
+ * not stored when an invalidation overtook their lookup, and after a local write wait for a later proof
+ * (read-your-writes). The bound and its proofs: docs/decisions.md, "Authentication and tokens".
  */
 export interface PrincipalCacheOptions {
   maxEntries: number;

@@ -15,13 +15,9 @@ import { bearer, createUserWithToken, type TestUser } from '../helpers/factories
 import { type Exit, httpRequest, type HttpOutcome, type ServiceProcess, startService } from '../helpers/service-process.ts';
 
 /**
- * SIGTERM with requests in flight, against the service as operators run it (`npm start` in a child process):
- * it stops accepting connections, every request in flight gets its answer, a request that still arrives on an
- * open connection gets a clean 503, every 201 is in the database and every booking in the database got its 201,
- * and the process exits 0 soon after its last request, with an embedded database stopped last.
- *
- * The bookings are held in flight for as long as the test wants by a lock on busy_block that the test takes
- * before firing them (a booking inserts its busy block, so it waits for the lock inside its transaction).
+ * SIGTERM against `npm start` in a child process: every request sent before it gets its real answer, every 201 is
+ * in the database and every booking there got its 201, and the process exits 0 (an embedded database stopped
+ * last). Bookings are held in flight by a lock on busy_block that the test takes before firing them.
  */
 
 const IN_FLIGHT = 20;
