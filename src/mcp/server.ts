@@ -42,7 +42,7 @@ const INSTRUCTIONS =
 
 /**
  * One JSON Schema validator for every per-request server: the SDK would otherwise build a new Ajv instance for
- * each request (docs/performance.md#mcp-tool-calls).
+ * each request, a large share of a request's CPU.
  */
 const JSON_SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 
