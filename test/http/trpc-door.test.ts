@@ -9,7 +9,7 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createUserWithToken, type TestUser } from '../helpers/factories.ts';
 
 /**
- * The /trpc door (src/http/trpc-door.ts) answers what first-party clients send without tRPC's Fetch-based
+ * The /trpc door (src/http/trpc/trpc-door.ts) answers what first-party clients send without tRPC's Fetch-based
  * handler; every answer must be the one tRPC's own Fastify plugin gives for the same request, on the same
  * services and database.
  */
