@@ -8,85 +8,100 @@ import tseslint from 'typescript-eslint';
 const climbsInto = (...folders) => `^(\\.\\./)+(${folders.join('|')})(/|$)`;
 const COMPOSITION = '^(\\.\\./)+(app|main|bearer-resolvers|mikro-orm\\.config)\\.ts$';
 const ORM_BOOTSTRAP = '^(\\.\\./)+db/(orm|entities)\\.ts$';
-const API_ASSEMBLY = '^(\\.\\./)+api/(root|openapi)\\.ts$';
 const ROUTER = '\\.router\\.ts$';
+// A door reaches the API through src/api/call.ts alone (context, gate, call), and the root router for its procedures.
+const API_INSIDES = '^(\\.\\./)+api/(?!call\\.ts$)';
+const DOOR_TESTS = ['src/http/**/*.test.ts', 'src/mcp/**/*.test.ts'];
 
 function layer(files, message, forbidden, ignores = []) {
   const patterns = forbidden.map((regex) => ({ regex, message }));
   return { files, ignores, rules: { 'no-restricted-imports': ['error', { patterns }] } };
 }
 
+const httpDoor = (files, message, otherDoors, ignores = []) =>
+  layer(files, message, [climbsInto('oauth', 'modules', 'mcp'), API_INSIDES, ...otherDoors, ORM_BOOTSTRAP, COMPOSITION], [...DOOR_TESTS, ...ignores]);
+
 const layering = [
   layer(['src/config/**'], 'src/config imports nothing of ours.', [
-    climbsInto('lib', 'db', 'identity', 'oauth', 'modules', 'api', 'http', 'mcp'),
+    climbsInto('lib', 'db', 'identity', 'oauth', 'modules', 'api', 'router', 'http', 'mcp'),
     COMPOSITION,
   ]),
   layer(['src/lib/**'], 'src/lib may import only src/config.', [
-    climbsInto('db', 'identity', 'oauth', 'modules', 'api', 'http', 'mcp'),
+    climbsInto('db', 'identity', 'oauth', 'modules', 'api', 'router', 'http', 'mcp'),
     COMPOSITION,
   ]),
   layer(['src/db/**'], 'src/db may import src/config, src/lib and (its entity registry) any *.entity.ts.', [
-    '^(\\.\\./)+(identity|oauth|modules|api|http|mcp)/(?!.*\\.entity\\.ts$)',
+    '^(\\.\\./)+(identity|oauth|modules|api|router|http|mcp)/(?!.*\\.entity\\.ts$)',
     '^(\\.\\./)+(app|main|bearer-resolvers)\\.ts$',
   ]),
-  layer(['src/identity/**'], 'src/identity may import src/lib, src/config and src/db helpers (not the ORM bootstrap).', [
-    climbsInto('oauth', 'modules', 'api', 'http', 'mcp'),
+  layer(['src/identity/**'], 'src/identity may import src/lib, src/config and src/db helpers (not the ORM bootstrap), neither src/oauth nor the modules.', [
+    climbsInto('oauth', 'modules', 'api', 'router', 'http', 'mcp'),
     ORM_BOOTSTRAP,
     COMPOSITION,
   ]),
   layer(['src/oauth/**'], 'src/oauth may import src/identity, src/lib, src/config and src/db helpers.', [
-    climbsInto('modules', 'api', 'http', 'mcp'),
+    climbsInto('modules', 'api', 'router', 'http', 'mcp'),
     ORM_BOOTSTRAP,
     COMPOSITION,
   ]),
   layer(
     ['src/modules/**'],
-    "A module's services, schemas and entities may import other modules' (not routers), src/identity, src/lib, src/config.",
-    [climbsInto('oauth', 'api', 'http', 'mcp'), ROUTER, ORM_BOOTSTRAP, COMPOSITION],
+    "A module's services, schemas and entities may import other modules' (not routers), src/identity, src/lib, src/config; never a door.",
+    [climbsInto('oauth', 'api', 'router', 'http', 'mcp'), ROUTER, ORM_BOOTSTRAP, COMPOSITION],
     ['src/modules/**/*.router.ts', 'src/modules/developer-settings/**'],
   ),
   layer(
     ['src/modules/developer-settings/**'],
-    "Developer settings (the user's tokens and OAuth apps) may import what other modules may, and src/oauth.",
-    [climbsInto('api', 'http', 'mcp'), ROUTER, ORM_BOOTSTRAP, COMPOSITION],
+    "Developer settings (the user's tokens and OAuth apps) may import what other modules may, and src/oauth; never a door.",
+    [climbsInto('api', 'router', 'http', 'mcp'), ROUTER, ORM_BOOTSTRAP, COMPOSITION],
     ['src/modules/**/*.router.ts'],
   ),
   layer(
     ['src/modules/**/*.router.ts'],
-    "A module's router (the top of its module) may import its module, src/api's base (not root.ts or openapi.ts), src/identity, src/lib.",
-    [climbsInto('oauth', 'http', 'mcp'), API_ASSEMBLY, ORM_BOOTSTRAP, COMPOSITION],
+    "A module's router (the top of its module) may import its module, src/api (the base procedures), src/identity, src/lib; never the root router or a door.",
+    [climbsInto('oauth', 'router', 'http', 'mcp'), ORM_BOOTSTRAP, COMPOSITION],
   ),
   layer(
     ['src/api/**'],
-    "src/api's base (tRPC instance, context, procedures) may import module services, src/identity, src/lib, src/config; only root.ts assembles routers.",
-    [climbsInto('oauth', 'http', 'mcp'), ROUTER, '^\\./(root|openapi)\\.ts$', ORM_BOOTSTRAP, COMPOSITION],
-    ['src/api/root.ts', 'src/api/openapi.ts'],
+    'src/api (the base procedures: tRPC instance, context, the call path and its gate) may import module services, src/identity, src/lib, src/config; never a router.',
+    [climbsInto('oauth', 'router', 'http', 'mcp'), ROUTER, ORM_BOOTSTRAP, COMPOSITION],
   ),
-  layer(['src/api/root.ts', 'src/api/openapi.ts'], 'src/api may import src/modules, src/identity, src/lib, src/config.', [
+  layer(['src/router/**'], 'src/router (the root router and its OpenAPI document) may import src/modules, src/api, src/identity, src/lib, src/config.', [
     climbsInto('oauth', 'http', 'mcp'),
     ORM_BOOTSTRAP,
     COMPOSITION,
   ]),
-  layer(['src/http/**'], 'src/http may import src/api, src/identity, src/lib, src/config (the app wires src/oauth).', [
-    climbsInto('oauth', 'modules', 'mcp'),
-    ORM_BOOTSTRAP,
-    COMPOSITION,
-  ]),
-  layer(['src/mcp/**'], 'src/mcp (the MCP door, beside src/http) may import src/api, src/identity, src/lib, src/config.', [
-    climbsInto('oauth', 'modules', 'http'),
-    ORM_BOOTSTRAP,
-    COMPOSITION,
-  ]),
+  httpDoor(
+    ['src/http/*.ts'],
+    "src/http's shared pieces may import src/api/call.ts, src/router, src/identity, src/lib, src/config; no door (rest/, trpc/, src/mcp).",
+    ['^\\./(rest|trpc)/'],
+  ),
+  httpDoor(
+    ['src/http/rest/**'],
+    'The REST door may import src/http, src/api/call.ts, src/router, src/identity, src/lib, src/config; no other door.',
+    ['^\\.\\./trpc/'],
+  ),
+  httpDoor(
+    ['src/http/trpc/**'],
+    'The tRPC door may import src/http, src/api/call.ts, src/router, src/identity, src/lib, src/config; no other door.',
+    ['^\\.\\./rest/'],
+  ),
+  layer(
+    ['src/mcp/**'],
+    'The MCP door may import src/api/call.ts, src/router, src/identity, src/lib, src/config; no other door.',
+    [climbsInto('oauth', 'modules', 'http'), API_INSIDES, ORM_BOOTSTRAP, COMPOSITION],
+    DOOR_TESTS,
+  ),
 ];
 
-const WEB_MESSAGE = "web/ may import only the router's types (src/api/root.ts), as a type import.";
+const WEB_MESSAGE = "web/ may import only the router's types (src/router/root.ts), as a type import.";
 const webImportsOnlyTheRouterTypes = {
   files: ['web/**'],
   rules: {
-    'no-restricted-imports': ['error', { patterns: [{ regex: '^(\\.\\./)+src/(?!api/root\\.ts$)', message: WEB_MESSAGE }] }],
+    'no-restricted-imports': ['error', { patterns: [{ regex: '^(\\.\\./)+src/(?!router/root\\.ts$)', message: WEB_MESSAGE }] }],
     '@typescript-eslint/no-restricted-imports': [
       'error',
-      { patterns: [{ regex: '^(\\.\\./)+src/api/root\\.ts$', allowTypeImports: true, message: WEB_MESSAGE }] },
+      { patterns: [{ regex: '^(\\.\\./)+src/router/root\\.ts$', allowTypeImports: true, message: WEB_MESSAGE }] },
     ],
   },
 };

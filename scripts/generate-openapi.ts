@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { buildOpenApiDocument } from '../src/api/openapi.ts';
+import { buildOpenApiDocument } from '../src/router/openapi.ts';
 import { loadEnv } from '../src/config/env.ts';
 
 const { positionals } = parseArgs({ allowPositionals: true, options: {} });

@@ -251,7 +251,7 @@ interface ProcedureLike {
 }
 
 export async function readRouter(): Promise<RouterProcedure[]> {
-  const { appRouter } = await import('../../src/api/root.ts');
+  const { appRouter } = await import('../../src/router/root.ts');
   const { snakeCase } = await import('../../src/mcp/tools.ts');
   const procedures = (appRouter._def as unknown as { procedures: Record<string, ProcedureLike> }).procedures;
   return Object.entries(procedures).flatMap(([path, procedure]) => {

@@ -17,14 +17,12 @@ export interface RequestInfo {
   headers: Record<string, string | string[] | undefined>;
   ip: string;
   /** Which door the request came through; error bodies and headers differ slightly between them. */
-  surface: 'rest' | 'trpc' | 'mcp' | 'internal';
+  surface: 'rest' | 'trpc' | 'mcp';
   /**
-   * What the HTTP layer found wrong with the request's query string or body shape (REST): reported where input
-   * validation runs, after authentication and the scope check, like every other input error.
+   * What the REST door found wrong with the request's query string or body shape: reported by the gate where it
+   * checks the input, after authentication and the scope check, like every other input error.
    */
   inputProblems?: ErrorDetail[];
-  /** The door counted this request against the token's budget already (/mcp counts every call of a batch at once). */
-  rateLimitCounted?: boolean;
   /** Aborted when the request's deadline passes and it has been answered 503 (src/http/request-deadline.ts). */
   deadline?: AbortSignal;
 }
@@ -35,8 +33,6 @@ export interface Context extends AppServices {
   /** Headers and a success status that procedures set and the adapters copy to the HTTP response. */
   response: { headers: Record<string, string>; status?: number };
   principal?: Principal;
-}
-
-export function createContextInner(options: { services: AppServices; em: EntityManager; request: RequestInfo }): Context {
-  return { ...options.services, em: options.em, request: options.request, response: { headers: {} } };
+  /** Who the gate admitted this call as, together with the other calls of its request (src/api/call.ts, admitCalls). */
+  admitted?: Principal;
 }

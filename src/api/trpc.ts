@@ -12,9 +12,9 @@ export type ProcedureMeta = Omit<
   OpenApiMeta<{
     /** The scope a bearer token needs; absent on public procedures. */
     scope?: Scope;
-    /** The status of a successful REST response when it is not 200 (e.g. 201 for a created resource). */
+    /** The status of a successful REST response when it is not 200 (e.g. 201 for a created resource; src/http/rest). */
     successStatus?: number;
-    /** Whether the procedure honours an `Idempotency-Key` header (src/api/procedures.ts reads it for the procedure). */
+    /** Whether the procedure honours an `Idempotency-Key` header (the gate in src/api/call.ts reads it for the procedure). */
     idempotent?: boolean;
     /** Error statuses the OpenAPI document lists beyond those derived from the operation's shape (e.g. 409, 422). */
     errorStatuses?: number[];
@@ -31,7 +31,7 @@ export type ProcedureMeta = Omit<
  * superjson on the way in (the web app's client encodes its inputs with it) and plain JSON on the way out, in
  * superjson's own envelope (`{json}`, which its deserializer returns as is). Every output schema is JSON already
  * (date-times are ISO strings; no Date, Map, Set or BigInt), so superjson's walk over each value of a response
- * (17.5 % of a CPU profile in which half the requests were tRPC pages of 100 bookings) found nothing to encode;
+ * (a large share of the CPU of tRPC pages of bookings) found nothing to encode;
  * test/openapi/json-outputs.test.ts keeps it so.
  */
 const transformer = {
@@ -57,20 +57,15 @@ const t = initTRPC
     },
   });
 
-/** Where the REST door serves the procedures that have an OpenAPI route. */
-export const REST_BASE_PATH = '/api/v2';
-
 /**
- * What every procedure's outcome goes through: its declared success status (`meta.successStatus`, unless the
- * handler sets another, e.g. 200 for a replayed 201; a 201 names the new resource in `Location`), and the one
- * conversion of errors into tRPC codes. It runs in the same middleware as the gate, because each middleware level
- * costs tRPC two copies of the call's options (docs/performance.md, "Figures behind the code").
+ * What every procedure's outcome goes through: the one conversion of errors into tRPC codes. It runs in the same
+ * middleware as the gate, because each middleware level costs tRPC two copies of the call's options
+ * (docs/performance.md#figures-behind-the-code).
  */
 async function shapeOutcome<R extends { ok: true; data: unknown } | { ok: false; error: TRPCError }>(
-  { ctx, meta, path }: { ctx: Context; meta: ProcedureMeta | undefined; path: string },
+  { ctx, path }: { ctx: Context; path: string },
   run: () => Promise<R>,
 ): Promise<R> {
-  if (meta?.successStatus !== undefined) ctx.response.status ??= meta.successStatus;
   let result: R;
   try {
     result = await run();
@@ -79,12 +74,6 @@ async function shapeOutcome<R extends { ok: true; data: unknown } | { ok: false;
     throw transportError(ctx, path, getTRPCErrorFromUnknown(cause));
   }
   if (!result.ok) throw transportError(ctx, path, result.error);
-  if (ctx.request.surface === 'rest' && ctx.response.status === 201 && meta?.openapi?.method === 'POST') {
-    const id = createdId(result.data);
-    if (id !== undefined) {
-      ctx.response.headers.Location = `${ctx.env.SITE_URL}${REST_BASE_PATH}${meta.openapi.path}/${encodeURIComponent(id)}`;
-    }
-  }
   return result;
 }
 
@@ -103,11 +92,6 @@ function transportError(ctx: Context, path: string, error: TRPCError): TRPCError
     loggedFailures.add(error);
   }
   return error;
-}
-
-function createdId(data: unknown): string | undefined {
-  const id = typeof data === 'object' && data !== null ? (data as { id?: unknown }).id : undefined;
-  return typeof id === 'string' ? id : undefined;
 }
 
 const loggedFailures = new WeakSet<Error>();

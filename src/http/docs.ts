@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import scalarApiReference from '@scalar/fastify-api-reference';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { buildOpenApiDocument, GUIDES, guidePath, LICENSE_PATH } from '../api/openapi.ts';
+import { buildOpenApiDocument, GUIDES, guidePath, LICENSE_PATH } from '../router/openapi.ts';
 import { ALL_SCOPES } from '../identity/scopes.ts';
 import { renderPage, sendHtml } from '../lib/html-page.ts';
 

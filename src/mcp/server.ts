@@ -2,12 +2,11 @@
  * The MCP server at /mcp (Streamable HTTP, the official SDK's server in its stateless mode: a new server and
  * transport per request, plain JSON answers), so any instance answers any request. The transport is ours
  * (stateless-transport.ts): the SDK's checks and answers on the request Fastify already parsed, without the SDK's
- * Node-to-Fetch conversion. The door checks the Origin, authenticates the bearer token for /mcp, counts every call
- * of the POST against the token's budget (all of a batch, before any of it runs) and checks each tool call's scope
- * before the JSON-RPC handling; each tool runs its procedure by path, with the same middleware as REST.
+ * Node-to-Fetch conversion. The door checks the Origin, then admits the POST's calls together before the JSON-RPC
+ * handling (src/api/call.ts: the bearer token, every call counted against its budget, each tool's scope); each tool
+ * runs its procedure through the same call path as REST.
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { callTRPCProcedure } from '@trpc/server';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
@@ -21,10 +20,10 @@ import {
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type AppServices, type Context, createContextInner } from '../api/context.ts';
-import { authenticateRequest, checkScope, countAgainstTokenBudget } from '../api/procedures.ts';
-import { appRouter } from '../api/root.ts';
+import { admitCalls, anotherCallOf, type AppServices, callProcedure, type Context, procedureAt, requestContexts } from '../api/call.ts';
+import { appRouter } from '../router/root.ts';
 import { mcpAllowedOrigins } from '../config/env.ts';
+import type { Scope } from '../identity/scopes.ts';
 import { DomainError, summarizeIssues } from '../lib/errors.ts';
 import { type ErrorResponse, errorResponse, toErrorResponse } from '../lib/error-response.ts';
 import { jsonNestsDeeperThan, MAX_INPUT_DEPTH } from '../lib/unsafe-text.ts';
@@ -43,7 +42,7 @@ const INSTRUCTIONS =
 
 /**
  * One JSON Schema validator for every per-request server: the SDK would otherwise build a new Ajv instance for
- * each request, a third of an MCP request's CPU (bench, GET /me).
+ * each request, a large share of a request's CPU.
  */
 const JSON_SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 
@@ -60,13 +59,11 @@ export interface McpOptions {
 export async function registerMcp(app: FastifyInstance, services: AppServices, orm: MikroORM, options: McpOptions): Promise<void> {
   const tools = toolsOf(appRouter);
   const toolsByName = new Map(tools.map((tool) => [tool.definition.name, tool]));
+  const procedures = new Map(tools.map((tool) => [tool, procedureAt(appRouter, tool.procedurePath)!]));
   const allowedOrigins = mcpAllowedOrigins(services.env);
+  const contexts = requestContexts(services, orm);
   const contextFor = (request: FastifyRequest): Context =>
-    createContextInner({
-      services,
-      em: orm.em.fork(),
-      request: { headers: request.headers, ip: request.ip, surface: 'mcp', deadline: options.deadlineOf(request) },
-    });
+    contexts({ headers: request.headers, ip: request.ip, surface: 'mcp', deadline: options.deadlineOf(request) });
 
   /** 403 for a browser origin that is not allowed (DNS-rebinding protection); CORS headers for one that is. */
   function refuseForeignOrigin(request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined {
@@ -100,25 +97,20 @@ export async function registerMcp(app: FastifyInstance, services: AppServices, o
       if (refused) return refused;
       const ctx = contextFor(request);
       try {
-        const principal = await authenticateRequest(ctx);
         const transport = new StatelessJsonTransport();
         const checked = transport.check({
           headers: request.headers,
           contentType: request.raw.headersDistinct['content-type']?.join(', '),
           body: request.body,
         });
-        await countAgainstTokenBudget(ctx, principal, callsIn(checked));
-        for (const tool of calledTools(request.body, toolsByName)) checkScope(ctx, principal, tool.scope);
+        await admitCalls(ctx, calledScopes(request.body, toolsByName), callsIn(checked));
         reply.headers(ctx.response.headers);
-        // The first tool call runs in the context the door authenticated in; any other call of a batch gets one of
-        // its own (an EntityManager serves one call at a time).
+        // The first tool call runs in the context the door admitted; any other call of a batch gets one of its own
+        // (an EntityManager serves one call at a time).
         let unused: Context | undefined = ctx;
         const contextForCall = () => {
-          const callContext = unused ?? contextFor(request);
+          const callContext = unused ?? anotherCallOf(ctx);
           unused = undefined;
-          // Every call of the POST was counted already, with this principal.
-          callContext.principal = principal;
-          callContext.request.rateLimitCounted = true;
           return callContext;
         };
         await answerJsonRpc(request, reply, transport, checked, tools, toolsByName, (tool, args) => callTool(tool, args, contextForCall()));
@@ -144,16 +136,7 @@ export async function registerMcp(app: FastifyInstance, services: AppServices, o
       const input = tool.takesInput ? (args ?? {}) : undefined;
       const problems = tool.input ? argumentProblems(tool.input, input) : [];
       if (problems.length > 0) throw new DomainError('invalid_request', summarizeIssues(problems), problems);
-      // By path, as tRPC's caller does in the end, without building a caller proxy per call.
-      const value = await callTRPCProcedure({
-        router: appRouter,
-        path: tool.procedurePath,
-        getRawInput: async () => input,
-        ctx,
-        type: tool.procedureType,
-        signal: ctx.request.deadline,
-        batchIndex: 0,
-      });
+      const value = await callProcedure(procedures.get(tool)!, tool.procedurePath, async () => input, ctx);
       const json = value ?? null;
       // The REST body as text; the structured content is the same value, which the answer carries as the same JSON
       // text (the procedure's output is what its zod output schema returned, plain data).
@@ -208,13 +191,13 @@ function unreadableJson(text: string): UnreadableJson {
   return new UnreadableJson(ErrorCode.InvalidRequest, 'Invalid Request: keys named __proto__ (or constructor.prototype) are not accepted');
 }
 
-/** The tools a JSON-RPC message (or batch) calls, for the scope check before dispatching. */
-function calledTools(body: unknown, toolsByName: ReadonlyMap<string, McpTool>): McpTool[] {
+/** The scopes of the tools a JSON-RPC message (or batch) calls, checked before dispatching. */
+function calledScopes(body: unknown, toolsByName: ReadonlyMap<string, McpTool>): Scope[] {
   const messages = Array.isArray(body) ? body : [body];
   return messages.flatMap((message) => {
     const { method, params } = (message ?? {}) as { method?: unknown; params?: { name?: unknown } };
     const tool = method === 'tools/call' && typeof params?.name === 'string' ? toolsByName.get(params.name) : undefined;
-    return tool ? [tool] : [];
+    return tool ? [tool.scope] : [];
   });
 }
 

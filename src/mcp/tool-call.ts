@@ -3,7 +3,7 @@
  * same schema check, the same response, byte for byte (test/mcp/mcp-tool-call.test.ts compares it with a batch
  * the SDK answers). What it saves per call: building and connecting a Server, the second parse of the request,
  * the parse of our own result against the result schema, and a second serialization of the structured content,
- * which is spliced in as the text the tool already wrote (bench: MCP over REST CPU on large answers).
+ * which is spliced in as the text the tool already wrote (docs/performance.md#mcp-tool-calls).
  * Anything else (batches, other methods, a task, an unknown tool, a request the schema refuses) goes the SDK's way.
  */
 import {

@@ -4,7 +4,7 @@
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { ProcedureMeta } from '../api/trpc.ts';
+import type { ProcedureMeta } from '../api/call.ts';
 import type { Scope } from '../identity/scopes.ts';
 
 type JsonSchema = Record<string, unknown>;

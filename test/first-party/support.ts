@@ -1,7 +1,7 @@
 import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
 import superjson from 'superjson';
 import { expect } from 'vitest';
-import type { AppRouter } from '../../src/api/root.ts';
+import type { AppRouter } from '../../src/router/root.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { type PasswordUser, signIn } from '../oauth/support.ts';
 

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { Response } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../../src/api/openapi.ts';
+import { buildOpenApiDocument } from '../../src/router/openapi.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
 

@@ -1,15 +1,15 @@
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import Fastify, { type FastifyInstance, type FastifyRequest, type LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appRouter } from '../../src/api/root.ts';
-import { MAX_TRPC_BATCH, trpcHandlerOptions } from '../../src/http/api-mounts.ts';
+import { appRouter } from '../../src/router/root.ts';
+import { MAX_TRPC_BATCH, trpcHandlerOptions } from '../../src/http/trpc/trpc-mount.ts';
 import { registerSecurityHeaders } from '../../src/http/security-headers.ts';
-import { planTrpcRequest } from '../../src/http/trpc-door.ts';
+import { planTrpcRequest } from '../../src/http/trpc/trpc-door.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createUserWithToken, type TestUser } from '../helpers/factories.ts';
 
 /**
- * The /trpc door (src/http/trpc-door.ts) answers what first-party clients send without tRPC's Fetch-based
+ * The /trpc door (src/http/trpc/trpc-door.ts) answers what first-party clients send without tRPC's Fetch-based
  * handler; every answer must be the one tRPC's own Fastify plugin gives for the same request, on the same
  * services and database.
  */

@@ -1,8 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectOperations } from '../../src/api/openapi-postprocess.ts';
-import { appRouter } from '../../src/api/root.ts';
+import { collectOperations } from '../../src/router/openapi-postprocess.ts';
+import { appRouter } from '../../src/router/root.ts';
 import { fixedClock } from '../../src/lib/clock.ts';
 import { snakeCase, toolsOf } from '../../src/mcp/tools.ts';
 import { invitee, setSchedule, WEEKDAYS_9_TO_5 } from '../bookings/fixtures.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { appRouter } from '../../src/api/root.ts';
+import { appRouter } from '../../src/router/root.ts';
 
 interface ProcedureLike {
   _def: { output?: unknown };

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import createClient from 'openapi-fetch';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appRouter } from '../../src/api/root.ts';
+import { appRouter } from '../../src/router/root.ts';
 import { ALL_SCOPES } from '../../src/identity/scopes.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../../src/api/openapi.ts';
+import { buildOpenApiDocument } from '../../src/router/openapi.ts';
 
 /**
  * The reviewed OpenAPI document of /api/v2. A change to any schema, field name, status, header or description

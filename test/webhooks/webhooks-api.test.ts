@@ -174,7 +174,7 @@ describe('webhook endpoints with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true', () => {
 
 describe('the OpenAPI document', () => {
   it('describes every event body in the 3.1 webhooks section, reusing the Booking and Lead schemas', async () => {
-    const { buildOpenApiDocument } = await import('../../src/api/openapi.ts');
+    const { buildOpenApiDocument } = await import('../../src/router/openapi.ts');
     const document = buildOpenApiDocument('http://localhost:3000');
     const body = (type: string) =>
       (document.webhooks?.[type] as { post: { requestBody: { content: Record<string, { schema: { properties: Record<string, unknown> } }> } } })

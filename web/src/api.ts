@@ -1,7 +1,7 @@
 import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
 import type { inferRouterOutputs } from '@trpc/server';
 import superjson from 'superjson';
-import type { AppRouter } from '../../src/api/root.ts';
+import type { AppRouter } from '../../src/router/root.ts';
 
 /** What each procedure answers: the one place the app learns the service's types (it imports nothing else of src/). */
 export type RouterOutputs = inferRouterOutputs<AppRouter>;

@@ -9,14 +9,13 @@ import {
 } from '@trpc/server';
 import { getHTTPStatusCode } from '@trpc/server/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { callProcedure, type Context, procedureAt } from '../../api/call.ts';
 
 /**
  * tRPC's HTTP protocol for what first-party apps send (`httpLink` and `httpBatchLink`: a query by GET, a
  * mutation by POST with a JSON body, one call or a batch, answered in one JSON body), served without the Fetch
- * API. tRPC's own handler turns every Node request into a Fetch `Request` (every header copied into `Headers`,
- * an `AbortController`, the URL parsed), its answer into a `Response` whose body is read back, and copies its
- * options at every step: ~100 µs of CPU per request on this service, more than all of the procedure's own work
- * on a small read (bench, `--profile`).
+ * API: tRPC's own handler turns every Node request into a Fetch `Request` and its answer into a `Response` read
+ * back, which cost more than a small read's own work (docs/performance.md#the-trpc-door).
  *
  * Each step below is tRPC 11's `resolveResponse`, in its order and with its messages, status codes and headers;
  * test/http/trpc-door.test.ts sends the same requests to both and compares the answers. Streams
@@ -24,14 +23,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  * to tRPC's own handler; where that handler's answer is not JSON or not an answer at all, the door's differs on
  * purpose (see planTrpcRequest).
  */
-export interface TrpcDoorOptions<TContext> {
+export interface TrpcDoorOptions {
   router: AnyRouter;
-  createContext: (request: FastifyRequest) => TContext;
+  createContext: (request: FastifyRequest) => Context;
   onError: (failure: { error: TRPCError; path: string | undefined }) => void;
   /** The headers of an answer, from its context (undefined if none was made) and its errors. */
-  responseHeaders: (ctx: TContext | undefined, errors: TRPCError[]) => Record<string, string>;
-  /** The signal the procedures are called with. */
-  signalOf: (ctx: TContext) => AbortSignal | undefined;
+  responseHeaders: (ctx: Context | undefined, errors: TRPCError[]) => Record<string, string>;
 }
 
 interface Call {
@@ -86,8 +83,8 @@ function unsupportedMediaType(contentType: string | undefined): TRPCError {
 }
 
 /** Answers the request as tRPC would: one result, or an array of them for a batch (207 if mixed), or its refusal. */
-export async function answerTrpcRequest<TContext>(
-  options: TrpcDoorOptions<TContext>,
+export async function answerTrpcRequest(
+  options: TrpcDoorOptions,
   plan: TrpcRequestPlan,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -96,7 +93,7 @@ export async function answerTrpcRequest<TContext>(
   return answerCalls(options, plan, request, reply);
 }
 
-function refuse<TContext>(options: TrpcDoorOptions<TContext>, error: TRPCError, reply: FastifyReply): FastifyReply {
+function refuse(options: TrpcDoorOptions, error: TRPCError, reply: FastifyReply): FastifyReply {
   options.onError({ error, path: undefined });
   const config = options.router._def._config;
   const answer = { error: getErrorShape({ config, error, type: 'unknown', path: undefined, input: undefined, ctx: undefined }) };
@@ -104,15 +101,15 @@ function refuse<TContext>(options: TrpcDoorOptions<TContext>, error: TRPCError, 
   return send(reply, status, options.responseHeaders(undefined, [error]), transformTRPCResponse(config, answer as never));
 }
 
-async function answerCalls<TContext>(
-  options: TrpcDoorOptions<TContext>,
+async function answerCalls(
+  options: TrpcDoorOptions,
   { isBatch, calls, query }: { isBatch: boolean; calls: Call[]; query: URLSearchParams },
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<FastifyReply> {
   const { router } = options;
   const config = router._def._config;
-  let ctx: TContext | undefined;
+  let ctx: Context | undefined;
   let contextError: TRPCError | undefined;
   try {
     ctx = options.createContext(request);
@@ -144,12 +141,12 @@ function send(reply: FastifyReply, status: number, metaHeaders: Record<string, s
   return reply.headers(metaHeaders).send(Buffer.from(JSON.stringify(body)));
 }
 
-async function runCall<TContext>(
-  options: TrpcDoorOptions<TContext>,
+async function runCall(
+  options: TrpcDoorOptions,
   method: string,
   call: Call,
   inputs: LazyInputs,
-  ctx: TContext | undefined,
+  ctx: Context | undefined,
   contextError: TRPCError | undefined,
 ): Promise<Outcome> {
   const { procedure } = call;
@@ -163,14 +160,7 @@ async function runCall<TContext>(
       });
     }
     if (contextError) throw contextError;
-    const data: unknown = await procedure({
-      path: call.path,
-      getRawInput: () => inputs.read(call.batchIndex),
-      ctx,
-      type: procedureType,
-      signal: options.signalOf(ctx as TContext),
-      batchIndex: call.batchIndex,
-    });
+    const data = await callProcedure(procedure, call.path, () => inputs.read(call.batchIndex), ctx as Context, call.batchIndex);
     return { ok: true, data };
   } catch (cause) {
     const error = getTRPCErrorFromUnknown(cause);
@@ -224,11 +214,6 @@ function lazyInputs(router: AnyRouter, request: FastifyRequest, query: URLSearch
 function errorShape(router: AnyRouter, error: TRPCError, call: Call, input: unknown, ctx: unknown): unknown {
   const type = call.procedure?._def.type ?? 'unknown';
   return getErrorShape({ config: router._def._config, error, type, path: call.path, input, ctx });
-}
-
-/** The router's procedure at a dotted path; the router has no lazy parts, so its record is complete. */
-function procedureAt(router: AnyRouter, path: string): AnyProcedure | undefined {
-  return Object.hasOwn(router._def.procedures, path) ? (router._def.procedures[path] as AnyProcedure) : undefined;
 }
 
 /** tRPC decodes the path it is given once more (Fastify decoded the route parameter already). */

@@ -7,15 +7,14 @@ import { guidePath, LICENSE_PATH } from './openapi-components.ts';
 import { collectOperations, postProcessOpenApi } from './openapi-postprocess.ts';
 import { appRouter } from './root.ts';
 
-import { REST_BASE_PATH } from './trpc.ts';
-
-export { REST_BASE_PATH };
+/** Where the REST door serves the procedures that have an OpenAPI route. */
+export const REST_BASE_PATH = '/api/v2';
 
 export { GUIDES, guidePath, LICENSE_PATH } from './openapi-components.ts';
 
 /**
  * The OpenAPI 3.1 document of /api/v2: generated from the router by trpc-to-openapi, then completed from each
- * procedure's meta (src/api/openapi-postprocess.ts). Built once per SITE_URL: the router does not change while
+ * procedure's meta (src/router/openapi-postprocess.ts). Built once per SITE_URL: the router does not change while
  * the process runs.
  */
 const cache = new Map<string, OpenAPIObject>();

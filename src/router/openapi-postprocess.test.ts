@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SCOPE_DESCRIPTIONS } from '../identity/scopes.ts';
 import { collectOperations, postProcessOpenApi } from './openapi-postprocess.ts';
-import { publicProcedure as procedure, router } from './trpc.ts';
+import { publicProcedure as procedure, router } from '../api/trpc.ts';
 
 // A router of its own, only for generating a document: nothing here is served.
 const ThingSchema = z.object({ id: z.string(), name: z.string() }).meta({ id: 'Thing' });

@@ -1,4 +1,4 @@
-import type { ErrorDetail } from '../lib/errors.ts';
+import type { ErrorDetail } from '../../lib/errors.ts';
 
 /** What the REST surface needs to know about one operation of the OpenAPI document to police its requests. */
 export interface RestOperation {

@@ -1,5 +1,5 @@
 /**
- * The fixed vocabulary of the OpenAPI document that src/api/openapi-postprocess.ts applies to each operation:
+ * The fixed vocabulary of the OpenAPI document that src/router/openapi-postprocess.ts applies to each operation:
  * reusable headers and parameters, the error responses and which headers each carries, the security schemes,
  * and the wording of descriptions.
  */

@@ -1,115 +1,31 @@
 import { METHODS } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { getTRPCErrorFromUnknown, type TRPCError } from '@trpc/server';
-import { fastifyRequestHandler, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
+import { getTRPCErrorFromUnknown } from '@trpc/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type AppServices, type Context, createContextInner, type RequestInfo } from '../api/context.ts';
-import { buildOpenApiDocument, REST_BASE_PATH } from '../api/openapi.ts';
-import { type AppRouter, appRouter } from '../api/root.ts';
-import { logFailureOutsideProcedure } from '../api/trpc.ts';
-import { type ErrorResponse, notJson, toErrorResponse, unsupportedMediaType } from '../lib/error-response.ts';
-import type { ErrorDetail } from '../lib/errors.ts';
-import { keepJsonBodiesStrict } from '../lib/json-body.ts';
-import { methodNotAllowed, routeNotFound, sendErrorResponse } from './error-responses.ts';
-import { requestDeadline } from './request-deadline.ts';
-import { answerTrpcRequest, planTrpcRequest, type TrpcDoorOptions } from './trpc-door.ts';
+import { type AppServices, type Context, logFailureOutsideProcedure, requestContexts } from '../../api/call.ts';
+import { buildOpenApiDocument, REST_BASE_PATH } from '../../router/openapi.ts';
+import { appRouter } from '../../router/root.ts';
+import { type ErrorResponse, notJson, toErrorResponse, unsupportedMediaType } from '../../lib/error-response.ts';
+import type { ErrorDetail } from '../../lib/errors.ts';
+import { keepJsonBodiesStrict } from '../../lib/json-body.ts';
+import { methodNotAllowed, routeNotFound, sendErrorResponse } from '../error-responses.ts';
+import { jsonBodyParser } from '../input-guard.ts';
+import { requestDeadline } from '../request-deadline.ts';
 import { allowedMethods, callRoute, dispatchPath, findRoute, restRoutes, type RouteMatch, withoutTrailingSlash } from './rest-dispatch.ts';
 import { bodyProblems, canonicalPath, deleteBodyFields, queryStringProblems, type RestOperation, unexpectedBodyProblems } from './rest-input.ts';
-import { jsonBodyParser } from './input-guard.ts';
 
-export const TRPC_BASE_PATH = '/trpc';
-
-/**
- * Calls one /trpc request may batch: a page of the web app batches a handful; without a bound, one request of
- * 100 KB could start thousands of procedures at once on one database connection.
- */
-export const MAX_TRPC_BATCH = 50;
-
-/** Problems the REST layer found in a request's query string or body shape, for the procedure to report. */
-const restInputProblems = new WeakMap<FastifyRequest, ErrorDetail[]>();
-
-function contextFor(services: AppServices, orm: MikroORM, req: FastifyRequest, surface: RequestInfo['surface']): Context {
-  return createContextInner({
-    services,
-    em: orm.em.fork(),
-    request: {
-      headers: req.headers,
-      ip: req.ip,
-      surface,
-      inputProblems: restInputProblems.get(req),
-      deadline: requestDeadline(req),
-    },
-  });
+/** A request the preHandler routed: its procedure, and what it found wrong with the query string or body shape. */
+interface RoutedRequest extends RouteMatch {
+  inputProblems?: ErrorDetail[];
 }
 
-/** The typed tRPC API for first-party apps (superjson) at /trpc. */
-export async function registerTrpc(app: FastifyInstance, services: AppServices, orm: MikroORM): Promise<void> {
-  const trpcOptions = trpcHandlerOptions(services, orm);
-  const door: TrpcDoorOptions<Context> = {
-    router: appRouter,
-    createContext: (request) => contextFor(services, orm, request, 'trpc'),
-    onError: ({ error, path }) => logFailureOutsideProcedure(services.log, error, path),
-    responseHeaders: trpcResponseHeaders,
-    signalOf: (ctx) => ctx.request.deadline,
-  };
-  await app.register(async (scope) => {
-    scope.removeContentTypeParser('application/json');
-    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
-    // Every procedure takes JSON: a body of any other media type is read (within the body limit) and dropped,
-    // and the door answers 415 in tRPC's shape.
-    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => done(null, undefined));
-    scope.all<{ Params: { path: string } }>(`${TRPC_BASE_PATH}/:path`, async (request, reply) => {
-      const plan = planTrpcRequest(appRouter, request, request.params.path, MAX_TRPC_BATCH);
-      if (plan) return answerTrpcRequest(door, plan, request, reply);
-      // tRPC's own handler for the rest (streams, HEAD, other methods), but for how its answer is written: see
-      // sendFetchResponse.
-      const res = { raw: reply.raw, send: (response: Response) => sendFetchResponse(reply, response) };
-      await fastifyRequestHandler({ ...trpcOptions, req: request, res: res as unknown as FastifyReply, path: request.params.path });
-    });
-  });
-}
-
-/** tRPC's own handler's options: what src/http/trpc-door.ts does not answer goes there. */
-export function trpcHandlerOptions(services: AppServices, orm: MikroORM): FastifyTRPCPluginOptions<AppRouter>['trpcOptions'] {
-  return {
-    router: appRouter,
-    maxBatchSize: MAX_TRPC_BATCH,
-    createContext: ({ req }) => contextFor(services, orm, req, 'trpc'),
-    onError: ({ error, path }) => logFailureOutsideProcedure(services.log, error, path),
-    responseMeta: ({ ctx, errors }) => ({ headers: trpcResponseHeaders(ctx as Context | undefined, errors) }),
-  };
-}
-
-/** Answers carry the caller's own data (and session.current its CSRF token): never stored in a cache. */
-function trpcResponseHeaders(ctx: Context | undefined, errors: TRPCError[]): Record<string, string> {
-  return {
-    'Cache-Control': 'no-store',
-    ...ctx?.response.headers,
-    ...(errors.length === 0 ? {} : Object.assign({}, ...errors.map((error) => toErrorResponse(error).headers))),
-  };
-}
-
-/**
- * A JSON answer of tRPC's Fetch handler, written in one piece with its length. Handed the `Response` itself,
- * Fastify would stream its body: chunked encoding, one socket write for the body and another for its end, a
- * system call that cost more than all of tRPC's own work on a small request (bench, `--profile`). Anything else
- * (a stream of results) is still streamed.
- */
-async function sendFetchResponse(reply: FastifyReply, response: Response): Promise<FastifyReply> {
-  if (!response.headers.get('content-type')?.startsWith('application/json')) return reply.send(response);
-  // The bytes as tRPC encoded them: reading them as text would decode the UTF-8 only for Fastify to encode it again.
-  const body = Buffer.from(await response.arrayBuffer());
-  reply.code(response.status);
-  for (const [name, value] of response.headers) reply.header(name, value);
-  return reply.send(body);
-}
-
-/** The public REST API at /api/v2, generated from the same procedures by trpc-to-openapi (src/http/rest-dispatch.ts). */
+/** The public REST API at /api/v2, generated from the same procedures by trpc-to-openapi (./rest-dispatch.ts). */
 export async function registerRest(app: FastifyInstance, services: AppServices, orm: MikroORM): Promise<void> {
   keepJsonBodiesStrict(appRouter);
   const routes = restRoutes(appRouter, buildOpenApiDocument(services.env.SITE_URL), REST_BASE_PATH);
+  const contextFor = requestContexts(services, orm);
   /** The route each request was matched to, by the preHandler for the handler; absent when none serves its path. */
-  const matches = new WeakMap<FastifyRequest, RouteMatch>();
+  const routed = new WeakMap<FastifyRequest, RoutedRequest>();
   await app.register(async (scope) => {
     registerRestBodyParsers(scope, jsonBodyParser(app));
     // The route table answers what the adapter would not answer in the spec's words: an unknown path (404),
@@ -126,13 +42,14 @@ export async function registerRest(app: FastifyInstance, services: AppServices, 
       if (body === 'none' && found.route.takesBody) return void refuse(reply, declaresJson(request) ? notJson() : unsupportedMediaType());
       const problems = inputProblems(request, found, query);
       if (request.method === 'DELETE' && request.body !== undefined) problems.push(...mergeDeleteBody(request, found.route));
-      if (problems.length > 0) restInputProblems.set(request, problems);
       const canonical = canonicalPath(path);
       request.raw.url = canonical + (query === undefined ? '' : `?${query}`);
       // The procedure is chosen by the canonical path with its dot segments resolved: almost always the path matched.
       const dispatched = dispatchPath(canonical, REST_BASE_PATH);
-      const dispatch = dispatched === requested ? found : findRoute(routes, request.method, dispatched);
-      if (dispatch) matches.set(request, dispatch);
+      const dispatch: RoutedRequest | undefined = dispatched === requested ? found : findRoute(routes, request.method, dispatched);
+      if (!dispatch) return done();
+      if (problems.length > 0) dispatch.inputProblems = problems;
+      routed.set(request, dispatch);
       done();
     });
     scope.route({
@@ -141,13 +58,19 @@ export async function registerRest(app: FastifyInstance, services: AppServices, 
       handler: async (request, reply) => {
         // HEAD (Fastify's, for the GET routes) has no procedure: an empty 204, as trpc-to-openapi answered it.
         if (request.method === 'HEAD') return reply.code(204).send();
-        const found = matches.get(request);
+        const found = routed.get(request);
         if (!found) return refuse(reply, unroutable(request.method, request.url.split('?')[0] ?? ''));
         let ctx: Context | undefined;
         try {
-          ctx = contextFor(services, orm, request, 'rest');
-          const data = await callRoute(appRouter, found, request, ctx);
-          reply.code(ctx.response.status ?? 200).headers({ 'content-type': 'application/json', 'cache-control': 'no-store', ...ctx.response.headers });
+          ctx = contextFor({
+            headers: request.headers,
+            ip: request.ip,
+            surface: 'rest',
+            inputProblems: found.inputProblems,
+            deadline: requestDeadline(request),
+          });
+          const data = await callRoute(found, request, ctx);
+          reply.code(successStatus(found, data, ctx)).headers({ 'content-type': 'application/json', 'cache-control': 'no-store', ...ctx.response.headers });
           return reply.send(JSON.stringify(data));
         } catch (cause) {
           // The status, headers and body of an error all come from the one error conversion.
@@ -176,6 +99,19 @@ export async function registerRest(app: FastifyInstance, services: AppServices, 
     const allowed = allowedMethods(routes, path);
     return allowed.length === 0 ? routeNotFound(method, path) : methodNotAllowed(method, path, allowed);
   }
+}
+
+/**
+ * The status of a success: the procedure's own (e.g. 200 for a replayed creation), else its operation's; a POST
+ * answered 201 names the new resource in `Location`.
+ */
+function successStatus({ route }: RouteMatch, data: unknown, ctx: Context): number {
+  const status = ctx.response.status ?? route.successStatus;
+  if (status === 201 && route.method === 'POST') {
+    const id = typeof data === 'object' && data !== null ? (data as { id?: unknown }).id : undefined;
+    if (typeof id === 'string') ctx.response.headers.Location = `${ctx.env.SITE_URL}${REST_BASE_PATH}${route.template}/${encodeURIComponent(id)}`;
+  }
+  return status;
 }
 
 /** Every /api/v2 answer, a refusal included, is `no-store`, as the adapter's own are. */

@@ -1,4 +1,4 @@
-import { type AnyProcedure, type AnyRouter, callTRPCProcedure } from '@trpc/server';
+import type { AnyProcedure, AnyRouter } from '@trpc/server';
 import type { FastifyRequest } from 'fastify';
 import {
   acceptsRequestBody,
@@ -13,18 +13,14 @@ import {
   zodSupportsCoerce,
 } from 'trpc-to-openapi';
 import { z } from 'zod';
-import type { Context } from '../api/context.ts';
+import { callProcedure, type Context, type ProcedureMeta } from '../../api/call.ts';
 import { type RestOperation, restOperations } from './rest-input.ts';
 
 /**
- * How a REST request reaches its procedure: trpc-to-openapi's routes (each procedure's `meta.openapi`), its input
- * rules (query or JSON body plus path parameters, string coercion, a single query value for an array parameter)
- * and tRPC's own `callTRPCProcedure`, worked out once per operation at start instead of at every call.
- *
- * trpc-to-openapi's Node handler does the same per request, and more: a Fetch `Request` with every header copied
- * and an `AbortController`, only for a signal no procedure reads (the request's deadline is the signal here), two
- * URL parses, the route's schema walked for coercion, and a caller proxy per call. That was a fifth of the
- * service's CPU on a small request (bench: REST cost more than a `tools/call` on /mcp, which skips it).
+ * How a REST request reaches its procedure: trpc-to-openapi's routes (each procedure's `meta.openapi`) and its input
+ * rules (query or JSON body plus path parameters, string coercion, a single query value for an array parameter),
+ * worked out once per operation at start; trpc-to-openapi's handler works them out per request, with a Fetch
+ * `Request` per call, which cost more than the call (docs/performance.md#the-rest-dispatch).
  *
  * One table serves both questions a request asks of the routes, so that a request is matched once: which
  * operation it addresses (404, 405 and the query-string rules, from the OpenAPI document's parameters) and
@@ -36,7 +32,11 @@ export interface RestRoute extends RestOperation {
   pattern: RegExp;
   /** The procedure's path in the router, e.g. `bookings.list`. */
   path: string;
-  type: AnyProcedure['_def']['type'];
+  procedure: AnyProcedure;
+  /** The status of a success when the procedure sets none (`meta.successStatus`, else 200). */
+  successStatus: number;
+  /** The operation's path template, under which a POST answered 201 names the new resource in `Location`. */
+  template: string;
   /** `none` for a procedure without input (z.void()); `body` for POST, PUT and PATCH; `query` otherwise. */
   input: 'none' | 'body' | 'query';
   /** Query parameters whose schema is an array: a single value is passed as a one-item array. */
@@ -53,7 +53,8 @@ export interface RouteMatch {
 export function restRoutes(router: AnyRouter, document: { paths?: object }, basePath: string): RestRoute[] {
   const operations = restOperations(document);
   const routes: RestRoute[] = [];
-  forEachOpenApiProcedure(router._def.procedures, ({ path, procedure, meta: { openapi } }) => {
+  forEachOpenApiProcedure(router._def.procedures, ({ path, procedure, meta }) => {
+    const { openapi } = meta;
     if (procedure._def.type === 'subscription') return;
     const template = normalizePath(openapi.path);
     const operation = operations.get(`${openapi.method} ${template}`);
@@ -67,7 +68,9 @@ export function restRoutes(router: AnyRouter, document: { paths?: object }, base
       method: openapi.method,
       pattern: new RegExp(`^${basePath}${template.replace(/\{([^/}]+)\}/g, '(?<$1>[^/]+)')}$`, 'i'),
       path,
-      type: procedure._def.type,
+      procedure: procedure as AnyProcedure,
+      successStatus: (meta as ProcedureMeta).successStatus ?? 200,
+      template: openapi.path,
       input: instanceofZodTypeLikeVoid(schema) ? 'none' : takesBody ? 'body' : 'query',
       arrayParameters: isObject && !takesBody ? arrayKeys(schema as z.ZodObject) : [],
     });
@@ -137,22 +140,9 @@ export function dispatchPath(path: string, basePath: string): string {
 }
 
 /** Runs the route's procedure on the request's input; what the procedure returns, or throws. */
-export function callRoute(
-  router: AnyRouter,
-  { route, pathInput }: RouteMatch,
-  request: FastifyRequest,
-  ctx: Context,
-): Promise<unknown> {
+export function callRoute({ route, pathInput }: RouteMatch, request: FastifyRequest, ctx: Context): Promise<unknown> {
   const input = route.input === 'none' ? undefined : { ...(route.input === 'body' ? bodyOf(request) : queryOf(request, route)), ...pathInput };
-  return callTRPCProcedure({
-    router,
-    path: route.path,
-    getRawInput: async () => input,
-    ctx,
-    type: route.type,
-    signal: ctx.request.deadline,
-    batchIndex: 0,
-  });
+  return callProcedure(route.procedure, route.path, async () => input, ctx);
 }
 
 function bodyOf(request: FastifyRequest): object | undefined {

@@ -3,7 +3,7 @@
  * servers, bearer + OAuth 2.0 security with the scope per operation, the real success status, the spec's
  * `Error` body on every error response (replacing the generator's own error components), rate-limit and
  * idempotency headers and tag descriptions. The fixed parts (headers, parameters, error responses, security
- * schemes, wording) are in src/api/openapi-components.ts.
+ * schemes, wording) are in src/router/openapi-components.ts.
  */
 import {
   ERROR_RESPONSES,
