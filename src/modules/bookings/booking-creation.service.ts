@@ -8,6 +8,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { executePrepared } from '../../lib/prepared-sql.ts';
+import { insertInto } from '../../lib/table-columns.ts';
 import {
   availabilityParams,
   type AvailabilityRow,
@@ -18,7 +19,7 @@ import {
 import type { CalendarHost } from '../availability/slots.ts';
 import { contactLockKey, refreshLockedContact } from '../contacts/contacts.projection.ts';
 import type { EventTypeRecord } from '../event-types/event-type.rows.ts';
-import { BOOKING_RETURNING, type BookingRow, toBooking } from './booking.rows.ts';
+import { BOOKING_RETURNING, type BookingColumn, type BookingOwnRow, toBooking } from './booking.rows.ts';
 import { readLead } from '../leads/lead.rows.ts';
 import { emitWebhookEvent } from '../webhooks/outbox.ts';
 import type { Booking, CreateBookingInput } from './bookings.schemas.ts';
@@ -81,6 +82,31 @@ function hostsHintKey(eventTypeId: string, caller: BookingCaller): string {
   return caller.kind === 'owner' ? `owner:${caller.userId}:${eventTypeId}` : `public:${eventTypeId}`;
 }
 
+/** What a new booking writes, column by column: `?` is a parameter, in `bookingInsertParams`' order. */
+const BOOKING_INSERT_VALUES = {
+  id: '?',
+  owner_id: '?',
+  host_id: '?',
+  event_type_id: '?',
+  start_at: '?',
+  end_at: '?',
+  duration_min: '?',
+  status: "'active'",
+  invitee_name: '?',
+  invitee_email: '?',
+  invitee_timezone: '?',
+  invitee_phone: '?',
+  invitee_sms_opt_in: '?',
+  guests: 'array(select jsonb_array_elements_text(?::jsonb))',
+  answers: '?::jsonb',
+  notes: '?',
+  location_kind: '?',
+  location_value: '?',
+  manage_token_hash: '?',
+  created_at: '?',
+  updated_at: '?',
+} satisfies Partial<Record<BookingColumn, string>>;
+
 /**
  * The statement that writes a booking's own rows in one round trip: the booking, its links to its busy blocks and
  * the conversion of the invitee's open leads on this event type; foreign keys are checked at its end. It also
@@ -89,11 +115,7 @@ function hostsHintKey(eventTypeId: string, caller: BookingCaller): string {
  */
 export const BOOKING_STATEMENTS = {
   create: `with inserted as (
-       insert into booking (id, owner_id, host_id, event_type_id, start_at, end_at, duration_min, status,
-                            invitee_name, invitee_email, invitee_timezone, invitee_phone, invitee_sms_opt_in,
-                            guests, answers, notes, location_kind, location_value, manage_token_hash, created_at, updated_at)
-       values (?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?,
-               array(select jsonb_array_elements_text(?::jsonb)), ?::jsonb, ?, ?, ?, ?, ?, ?)
+       ${insertInto('booking', BOOKING_INSERT_VALUES)}
        returning ${BOOKING_RETURNING}
      ), linked as (
        insert into booking_busy_block (booking_id, busy_block_id)
@@ -110,7 +132,7 @@ export const BOOKING_STATEMENTS = {
 };
 
 /** What `BOOKING_STATEMENTS.create` returns: the new row as readBooking reads it, less the event type's columns. */
-export type CreatedBookingRow = Omit<BookingRow, 'event_type_name' | 'event_type_slug'> & { converted_lead_ids: string[] };
+export type CreatedBookingRow = BookingOwnRow & { converted_lead_ids: string[] };
 
 /** The parameters of `BOOKING_STATEMENTS.create`, in its order. */
 export function bookingInsertParams(
