@@ -9,19 +9,11 @@ import { DomainError, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { executePrepared } from '../../lib/prepared-sql.ts';
 import { insertInto } from '../../lib/table-columns.ts';
-import {
-  availabilityParams,
-  type AvailabilityRow,
-  availabilitySql,
-  findEventType,
-  readAvailabilityRows,
-} from '../availability/availability.service.ts';
-import type { CalendarHost } from '../availability/slots.ts';
-import { contactLockKey, refreshLockedContact } from '../contacts/contacts.projection.ts';
+import { type EventTypeForSlot, readEventTypeForSlot } from '../availability/slot-decision.ts';
+import { contactLockKey } from '../contacts/contacts.projection.ts';
 import type { EventTypeRecord } from '../event-types/event-type.rows.ts';
+import { runAfterBooking } from './after-booking.ts';
 import { BOOKING_RETURNING, type BookingColumn, type BookingOwnRow, toBooking } from './booking.rows.ts';
-import { readLead } from '../leads/lead.rows.ts';
-import { emitWebhookEvent } from '../webhooks/outbox.ts';
 import type { Booking, CreateBookingInput } from './bookings.schemas.ts';
 import { bookingTransaction } from './booking-transaction.ts';
 import { reserveSlot } from './slot-reservation.ts';
@@ -171,7 +163,7 @@ async function bookSlot(
   tx: EntityManager,
   input: CreateBookingInput,
   options: CreateBookingOptions,
-  { eventType, calendars }: EventTypeRead,
+  { eventType, calendars }: EventTypeForSlot,
 ): Promise<Booking> {
   assertBookable(eventType, input.durationMin);
   const slot = await reserveSlot(tx, eventType, Date.parse(input.start), input.durationMin, options.now, { calendars });
@@ -187,43 +179,18 @@ async function bookSlot(
     bookingInsertParams({ id: newId(), eventType, hostId, start: slot.start, end: slot.end, blockIds }, input, options.manageTokenHash ?? null, now),
   );
   const { converted_lead_ids: convertedLeadIds, ...inserted } = created!;
-  await refreshLockedContact(tx, eventType.ownerId, input.invitee.email);
-
   const booking = toBooking({ ...inserted, event_type_name: eventType.name, event_type_slug: eventType.slug });
-  await emitWebhookEvent(tx, eventType.ownerId, 'booking.created', booking, now);
-  for (const leadId of convertedLeadIds) {
-    await emitWebhookEvent(tx, eventType.ownerId, 'lead.converted', await readLead(tx, eventType.ownerId, leadId), now);
-  }
+  await runAfterBooking(tx, { booking, ownerId: eventType.ownerId, inviteeEmail: input.invitee.email, convertedLeadIds, now });
   return booking;
 }
 
-interface EventTypeRead {
-  eventType: EventTypeRecord;
-  /** The hosts' calendars for the slot, when read with the event type (not under the hosts' locks). */
-  calendars?: CalendarHost[];
-}
-
-/**
- * Step 2's read (404 when unknown or not the owner's). An owner's booking reads the event type with its hosts'
- * calendars for the slot in one statement, the one GET /availability runs (none when it is inactive: it is
- * refused next); the public page's reads them in two, as its event type has no owner to match.
- */
-async function readEventType(em: EntityManager, input: CreateBookingInput, caller: BookingCaller): Promise<EventTypeRead> {
-  if (caller.kind === 'public') {
-    const eventType = await findEventType(em, input.eventTypeId);
-    if (!eventType) throw notFound('Event type');
-    return { eventType };
-  }
+/** Step 2's read: the event type (404 when unknown or not the owner's) and, for an owner, its hosts' calendars. */
+async function readEventType(em: EntityManager, input: CreateBookingInput, caller: BookingCaller): Promise<EventTypeForSlot> {
   const start = Date.parse(input.start);
-  const rows = await executePrepared<AvailabilityRow>(
-    em,
-    'booking.event-type-calendars',
-    availabilitySql,
-    availabilityParams(input.eventTypeId, caller.userId, start, start + input.durationMin * MINUTE),
-  );
-  const read = readAvailabilityRows(rows);
+  const ownerId = caller.kind === 'owner' ? caller.userId : undefined;
+  const read = await readEventTypeForSlot(em, input.eventTypeId, ownerId, start, start + input.durationMin * MINUTE);
   if (!read) throw notFound('Event type');
-  return { eventType: read.eventType, calendars: read.hosts };
+  return read;
 }
 
 /** The event type's refusals: an inactive event type, or a duration it does not offer (409). */
