@@ -1,9 +1,9 @@
 /**
  * The `booking` table as the service reads it. The table itself is described by its migrations alone (no ORM
  * entity): every query of it is SQL (keyset paging, the booking transaction with its advisory locks), and its
- * columns are described here once: the row type, the select, RETURNING and INSERT lists derive from them. `busy_block` and `booking_busy_block` are written and read
- * only by the booking transaction (booking-creation.service.ts, busy-blocks.ts) and the slot engine's busy-time
- * query; no other code reads their rows.
+ * columns are described here once: the row type and the select, RETURNING and INSERT lists derive from them.
+ * `busy_block` and `booking_busy_block` are written and read only by the booking transaction
+ * (booking-creation.service.ts, slot-reservation.ts, busy-blocks.ts) and the slot engine's busy-time query.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { notFound } from '../../lib/errors.ts';
@@ -27,7 +27,7 @@ const BOOKING_OWN_COLUMNS = {
   invitee_email: column<string>(),
   invitee_timezone: column<string>(),
   notes: column<string | null>(),
-  answers: column<{ questionId: string; value: string }[]>(),
+  answers: column<NonNullable<Booking['answers']>>(),
   guests: column<string[]>(),
   no_show: column<boolean>(),
   canceled_at: column<SqlTimestamp | null>(),
