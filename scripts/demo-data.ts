@@ -12,7 +12,7 @@ import { refreshContacts } from '../src/modules/contacts/contacts.projection.ts'
 import { CreateEventTypeInputSchema } from '../src/modules/event-types/event-type-input.schemas.ts';
 import { createEventType } from '../src/modules/event-types/event-types.service.ts';
 import { captureLead } from '../src/modules/leads/lead-capture.service.ts';
-import type { LeadStatus } from '../src/modules/leads/lead.rows.ts';
+import type { LeadStatus } from '../src/modules/leads/leads.schemas.ts';
 import { createUser, slugify } from '../src/modules/users/users.service.ts';
 
 const DAY = 86_400_000;

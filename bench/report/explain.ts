@@ -5,6 +5,7 @@
 import { sortKeySql } from '../../src/lib/keyset.ts';
 import { availabilityParams, availabilitySql, calendarsParams, calendarsSql } from '../../src/modules/availability/availability.service.ts';
 import { BOOKING_COLUMNS } from '../../src/modules/bookings/booking.rows.ts';
+import { CONTACT_COLUMNS } from '../../src/modules/contacts/contact.rows.ts';
 import { EVENT_TYPE_COLUMNS, type EventTypeRow, toEventType } from '../../src/modules/event-types/event-type.rows.ts';
 import { LEAD_COLUMNS } from '../../src/modules/leads/lead.rows.ts';
 import type { BenchFixture } from '../dataset/fixture.ts';
@@ -32,7 +33,7 @@ export async function explainQueries(dbUrl: string, fixture: BenchFixture): Prom
        where b.owner_id = $1 ${after}
        order by b.start_at desc, b.id desc limit ${BOOKINGS_PAGE + 1}`;
     const contactsPage = (search: boolean, offset: number) => `
-      select email, name, kind, status, meetings, no_shows, last_activity_at, first_seen_at
+      select ${CONTACT_COLUMNS}
         from contact where owner_id = $1 ${search ? 'and search_text like lower($2)' : ''}
        order by last_activity_at desc nulls last, email_key limit 50 offset ${offset}`;
     const statements: [string, string, unknown[]][] = [

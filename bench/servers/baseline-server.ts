@@ -36,6 +36,7 @@ import {
   toEventType,
 } from '../../src/modules/event-types/event-type.rows.ts';
 import { eventTypeUrl, toEventTypeDto } from '../../src/modules/event-types/event-types.schemas.ts';
+import { CONTACT_COLUMNS, type ContactRow, toContact } from '../../src/modules/contacts/contact.rows.ts';
 import { LEAD_COLUMNS, LEAD_FROM, type LeadRow, readLead, toLead } from '../../src/modules/leads/lead.rows.ts';
 import { emitWebhookEvent } from '../../src/modules/webhooks/outbox.ts';
 
@@ -252,18 +253,6 @@ app.get('/leads', async (request, reply) => {
   };
 });
 
-interface ContactRow {
-  email: string;
-  name: string | null;
-  kind: 'client' | 'lead';
-  status: string;
-  meetings: number;
-  no_shows: number;
-  last_activity_at: Date | null;
-  first_seen_at: Date | null;
-  total: string;
-}
-
 app.get('/contacts', async (request, reply) => {
   const principal = await authenticate(request, reply, 'read:contacts');
   const query = request.query as Record<string, string | undefined>;
@@ -287,8 +276,8 @@ app.get('/contacts', async (request, reply) => {
   const where = conditions.join(' and ');
   // Unnamed statements, planned for their actual values: a generic plan cannot use the trigram index for a
   // LIKE pattern it does not know (the service gets custom plans too: MikroORM inlines the values).
-  const { rows } = await pool.query<ContactRow>({
-    text: `select email, name, kind, status, meetings, no_shows, last_activity_at, first_seen_at,
+  const { rows } = await pool.query<ContactRow & { total: string }>({
+    text: `select ${CONTACT_COLUMNS},
                   (select count(*) from contact where ${where}) as total
              from contact where ${where}
             order by last_activity_at desc nulls last, email_key
@@ -304,16 +293,7 @@ app.get('/contacts', async (request, reply) => {
     total = Number(count.rows[0]!.total);
   }
   return {
-    data: rows.map((row) => ({
-      email: row.email,
-      name: row.name,
-      kind: row.kind,
-      status: row.status,
-      meetings: row.meetings,
-      noShows: row.no_shows,
-      lastActivityAt: row.last_activity_at?.toISOString() ?? null,
-      firstSeenAt: row.first_seen_at?.toISOString() ?? null,
-    })),
+    data: rows.map(toContact),
     total,
     nextOffset: offset + limit < total ? offset + limit : null,
   };

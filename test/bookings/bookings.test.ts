@@ -4,6 +4,7 @@ import { newId } from '../../src/lib/ids.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createBooking, createEventType, type TestBooking, type TestEventType } from '../helpers/booking-factories.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
+import { expectBadRequest } from '../helpers/problems.ts';
 
 const NOW = '2026-06-01T12:00:00.000Z';
 
@@ -21,17 +22,6 @@ beforeAll(async () => {
   t = await startTestApp({ clock: fixedClock(NOW) });
 });
 afterAll(() => t.close());
-
-function expectBadRequest(res: { status: number; body: unknown }, path: string, code?: string): void {
-  expect(res.status).toBe(400);
-  expect(res.body).toEqual({
-    title: 'Bad Request',
-    message: expect.stringContaining(path),
-    details: expect.arrayContaining([
-      expect.objectContaining({ path: [path], message: expect.any(String), ...(code ? { code } : {}) }),
-    ]),
-  });
-}
 
 describe('GET /api/v2/bookings', () => {
   let alice: TestUser;

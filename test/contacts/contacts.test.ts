@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createBooking, createEventType, createLead, type TestEventType } from '../helpers/booking-factories.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
+import { expectBadRequest } from '../helpers/problems.ts';
 
 interface ContactBody {
   email: string;
@@ -12,15 +13,6 @@ interface ContactBody {
   noShows: number;
   lastActivityAt: string | null;
   firstSeenAt: string | null;
-}
-
-function expectBadRequest(res: { status: number; body: unknown }, path: string): void {
-  expect(res.status).toBe(400);
-  expect(res.body).toEqual({
-    title: 'Bad Request',
-    message: expect.stringContaining(path),
-    details: expect.arrayContaining([expect.objectContaining({ path: [path], message: expect.any(String) })]),
-  });
 }
 
 describe('GET /api/v2/contacts', () => {

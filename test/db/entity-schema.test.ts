@@ -4,6 +4,10 @@ import { ormConfig } from '../../mikro-orm.config.ts';
 import { entities } from '../../src/db/entities.ts';
 import { entityDrift } from '../../src/db/entity-drift.ts';
 import { initOrm, type Orm } from '../../src/db/orm.ts';
+import type { Columns } from '../../src/lib/table-columns.ts';
+import { BOOKING_ROW_COLUMNS, BOOKING_WRITE_ONLY_COLUMNS } from '../../src/modules/bookings/booking.rows.ts';
+import { CONTACT_ROW_COLUMNS, CONTACT_WRITE_ONLY_COLUMNS } from '../../src/modules/contacts/contact.rows.ts';
+import { LEAD_ROW_COLUMNS } from '../../src/modules/leads/lead.rows.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/app.ts';
 
 describe('entities and migrations', () => {
@@ -21,6 +25,22 @@ describe('entities and migrations', () => {
 
   it('every remaining entity matches its migrated table, and tables without an entity are left alone', async () => {
     expect(await entityDrift(orm)).toEqual([]);
+  });
+
+  it.each<[string, Columns]>([
+    ['booking', { ...BOOKING_ROW_COLUMNS, ...BOOKING_WRITE_ONLY_COLUMNS }],
+    ['lead', LEAD_ROW_COLUMNS],
+    ['contact', { ...CONTACT_ROW_COLUMNS, ...CONTACT_WRITE_ONLY_COLUMNS }],
+  ])('every column the code describes for %s (a table without an entity) is one the migrations made', async (table, columns) => {
+    const own = Object.entries(columns)
+      .filter(([, { from }]) => from === undefined)
+      .map(([name]) => name);
+    const rows = await orm.em.getConnection().execute<{ column_name: string }[]>(
+      'select column_name from information_schema.columns where table_schema = current_schema() and table_name = ?',
+      [table],
+    );
+    const migrated = new Set(rows.map((row) => row.column_name));
+    expect(own.filter((name) => !migrated.has(name))).toEqual([]);
   });
 
   it('notices an entity that changes a column type or adds a property no migration created', async () => {

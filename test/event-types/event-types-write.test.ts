@@ -5,6 +5,7 @@ import { hashToken } from '../../src/lib/secrets.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { createEventType as insertEventType } from '../helpers/booking-factories.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
+import { expectBadRequest } from '../helpers/problems.ts';
 import { failure, trpcClient } from '../first-party/support.ts';
 import { startListeningApp } from '../oauth/support.ts';
 
@@ -71,15 +72,6 @@ async function settings(id: string) {
     { min_notice_min: number; slot_interval_min: number | null; seats_per_slot: number; private_link_key_hash: string | null }[]
   >('select min_notice_min, slot_interval_min, seats_per_slot, private_link_key_hash from event_type where id = ?', [id]);
   return row!;
-}
-
-function expectBadRequest(res: { status: number; body: unknown }, path: (string | number)[]): void {
-  expect(res.status, JSON.stringify(res.body)).toBe(400);
-  expect(res.body).toEqual({
-    title: 'Bad Request',
-    message: expect.any(String),
-    details: expect.arrayContaining([expect.objectContaining({ path, message: expect.any(String) })]),
-  });
 }
 
 describe('POST /api/v2/event-types', () => {

@@ -1,27 +1,17 @@
 import net from 'node:net';
-import pg from 'pg';
 import supertest, { type Response } from 'supertest';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, buildApp } from '../../src/app.ts';
 import { loadEnv } from '../../src/config/env.ts';
 import { initOrm, type Orm } from '../../src/db/orm.ts';
 import { createTestDatabase, startTestApp, type TestApp, type TestDatabase } from '../helpers/app.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
+import { adminQuery } from '../helpers/admin-query.ts';
 
 /**
  * When the database goes away the API answers a clean 503 with Retry-After (not a 500), /healthz says 503,
  * and both recover by themselves once the database is back, without restarting the app.
  */
-
-async function adminQuery(sql: string, params: unknown[] = []): Promise<void> {
-  const client = new pg.Client({ connectionString: inject('serverUrl') });
-  await client.connect();
-  try {
-    await client.query(sql, params);
-  } finally {
-    await client.end();
-  }
-}
 
 const terminateConnections = (database: string) =>
   adminQuery('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [

@@ -1,10 +1,10 @@
-import pg from 'pg';
 import type { Response } from 'supertest';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDIS_COUNTER_TIMEOUT_MS } from '../../src/lib/rate-limit.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
 import { FrozenRedis } from '../helpers/frozen-redis.ts';
+import { adminQuery } from '../helpers/admin-query.ts';
 
 /**
  * Liveness (/healthz) says whether the process can reach its database; readiness (/readyz) whether it should get
@@ -17,16 +17,6 @@ const LIMIT = 5;
 const MARGIN_MS = 500;
 /** Longer than any answer should take, so that a hang fails the test with its own message instead of the test timeout. */
 const CLIENT_TIMEOUT_MS = 5000;
-
-async function adminQuery(sql: string, params: unknown[] = []): Promise<void> {
-  const client = new pg.Client({ connectionString: inject('serverUrl') });
-  await client.connect();
-  try {
-    await client.query(sql, params);
-  } finally {
-    await client.end();
-  }
-}
 
 async function timed(request: () => PromiseLike<Response>): Promise<{ res: Response; ms: number }> {
   const started = performance.now();

@@ -4,7 +4,7 @@ import { newId } from '../../src/lib/ids.ts';
 import { hashToken } from '../../src/lib/secrets.ts';
 import { refreshContacts } from '../../src/modules/contacts/contacts.projection.ts';
 import type { EventTypeKind, EventTypeRecord } from '../../src/modules/event-types/event-type.rows.ts';
-import type { LeadStatus } from '../../src/modules/leads/lead.rows.ts';
+import type { LeadStatus } from '../../src/modules/leads/leads.schemas.ts';
 
 /**
  * Test data written with SQL, the way the service's own writers leave it: a booking with its busy block

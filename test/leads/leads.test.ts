@@ -2,23 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createBooking, createEventType, createLead, type TestEventType, type TestLead } from '../helpers/booking-factories.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
+import { expectBadRequest } from '../helpers/problems.ts';
 
 interface LeadBody {
   id: string;
   status: string;
   booked: boolean;
   createdAt: string;
-}
-
-function expectBadRequest(res: { status: number; body: unknown }, path: string, code?: string): void {
-  expect(res.status).toBe(400);
-  expect(res.body).toEqual({
-    title: 'Bad Request',
-    message: expect.stringContaining(path),
-    details: expect.arrayContaining([
-      expect.objectContaining({ path: [path], message: expect.any(String), ...(code ? { code } : {}) }),
-    ]),
-  });
 }
 
 describe('GET /api/v2/leads', () => {

@@ -1,5 +1,3 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import superjson from 'superjson';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,41 +5,7 @@ import { BEHIND_PROXY, startTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
 import { createBooking, createEventType, type TestEventType } from '../helpers/booking-factories.ts';
 import { invitee, setSchedule, WEEKDAYS_9_TO_5 } from '../bookings/fixtures.ts';
-
-interface Received {
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-/** A webhook receiver on 127.0.0.1 that records every request and answers with the next scripted status (then 200). */
-async function startReceiver(statuses: number[] = []) {
-  const received: Received[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.statusCode = statuses.shift() ?? 200;
-      res.end('x'.repeat(3000));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+import { eventually, startReceiver } from './support.ts';
 
 const ALL_EVENTS = ['booking.created', 'booking.rescheduled', 'booking.canceled', 'booking.no_show', 'lead.created', 'lead.updated', 'lead.converted'];
 // Retries 100 ms apart, so an attempt waits for little more than the worker's next poll.
@@ -53,8 +17,9 @@ describe('webhook delivery to real receivers', () => {
   let eventType: TestEventType;
   const receivers: { close(): Promise<void> }[] = [];
 
-  const receiver = async (statuses?: number[]) => {
-    const started = await startReceiver(statuses);
+  /** Answers with the next scripted status (then 200), with a body longer than a delivery keeps. */
+  const receiver = async (statuses: number[] = []) => {
+    const started = await startReceiver(() => ({ status: statuses.shift() ?? 200, body: 'x'.repeat(3000) }));
     receivers.push(started);
     return started;
   };

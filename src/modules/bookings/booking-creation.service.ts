@@ -8,19 +8,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { executePrepared } from '../../lib/prepared-sql.ts';
-import {
-  availabilityParams,
-  type AvailabilityRow,
-  availabilitySql,
-  findEventType,
-  readAvailabilityRows,
-} from '../availability/availability.service.ts';
-import type { CalendarHost } from '../availability/slots.ts';
-import { contactLockKey, refreshLockedContact } from '../contacts/contacts.projection.ts';
+import { insertInto } from '../../lib/table-columns.ts';
+import { type EventTypeForSlot, readEventTypeForSlot } from '../availability/slot-decision.ts';
+import { contactLockKey } from '../contacts/contacts.projection.ts';
 import type { EventTypeRecord } from '../event-types/event-type.rows.ts';
-import { BOOKING_RETURNING, type BookingRow, toBooking } from './booking.rows.ts';
-import { readLead } from '../leads/lead.rows.ts';
-import { emitWebhookEvent } from '../webhooks/outbox.ts';
+import { runAfterBooking } from './after-booking.ts';
+import { BOOKING_RETURNING, type BookingColumn, type BookingOwnRow, toBooking } from './booking.rows.ts';
 import type { Booking, CreateBookingInput } from './bookings.schemas.ts';
 import { bookingTransaction } from './booking-transaction.ts';
 import { reserveSlot } from './slot-reservation.ts';
@@ -81,6 +74,31 @@ function hostsHintKey(eventTypeId: string, caller: BookingCaller): string {
   return caller.kind === 'owner' ? `owner:${caller.userId}:${eventTypeId}` : `public:${eventTypeId}`;
 }
 
+/** What a new booking writes, column by column: `?` is a parameter, in `bookingInsertParams`' order. */
+const BOOKING_INSERT_VALUES = {
+  id: '?',
+  owner_id: '?',
+  host_id: '?',
+  event_type_id: '?',
+  start_at: '?',
+  end_at: '?',
+  duration_min: '?',
+  status: "'active'",
+  invitee_name: '?',
+  invitee_email: '?',
+  invitee_timezone: '?',
+  invitee_phone: '?',
+  invitee_sms_opt_in: '?',
+  guests: 'array(select jsonb_array_elements_text(?::jsonb))',
+  answers: '?::jsonb',
+  notes: '?',
+  location_kind: '?',
+  location_value: '?',
+  manage_token_hash: '?',
+  created_at: '?',
+  updated_at: '?',
+} satisfies Partial<Record<BookingColumn, string>>;
+
 /**
  * The statement that writes a booking's own rows in one round trip: the booking, its links to its busy blocks and
  * the conversion of the invitee's open leads on this event type; foreign keys are checked at its end. It also
@@ -89,11 +107,7 @@ function hostsHintKey(eventTypeId: string, caller: BookingCaller): string {
  */
 export const BOOKING_STATEMENTS = {
   create: `with inserted as (
-       insert into booking (id, owner_id, host_id, event_type_id, start_at, end_at, duration_min, status,
-                            invitee_name, invitee_email, invitee_timezone, invitee_phone, invitee_sms_opt_in,
-                            guests, answers, notes, location_kind, location_value, manage_token_hash, created_at, updated_at)
-       values (?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?,
-               array(select jsonb_array_elements_text(?::jsonb)), ?::jsonb, ?, ?, ?, ?, ?, ?)
+       ${insertInto('booking', BOOKING_INSERT_VALUES)}
        returning ${BOOKING_RETURNING}
      ), linked as (
        insert into booking_busy_block (booking_id, busy_block_id)
@@ -110,7 +124,7 @@ export const BOOKING_STATEMENTS = {
 };
 
 /** What `BOOKING_STATEMENTS.create` returns: the new row as readBooking reads it, less the event type's columns. */
-export type CreatedBookingRow = Omit<BookingRow, 'event_type_name' | 'event_type_slug'> & { converted_lead_ids: string[] };
+export type CreatedBookingRow = BookingOwnRow & { converted_lead_ids: string[] };
 
 /** The parameters of `BOOKING_STATEMENTS.create`, in its order. */
 export function bookingInsertParams(
@@ -149,7 +163,7 @@ async function bookSlot(
   tx: EntityManager,
   input: CreateBookingInput,
   options: CreateBookingOptions,
-  { eventType, calendars }: EventTypeRead,
+  { eventType, calendars }: EventTypeForSlot,
 ): Promise<Booking> {
   assertBookable(eventType, input.durationMin);
   const slot = await reserveSlot(tx, eventType, Date.parse(input.start), input.durationMin, options.now, { calendars });
@@ -165,43 +179,18 @@ async function bookSlot(
     bookingInsertParams({ id: newId(), eventType, hostId, start: slot.start, end: slot.end, blockIds }, input, options.manageTokenHash ?? null, now),
   );
   const { converted_lead_ids: convertedLeadIds, ...inserted } = created!;
-  await refreshLockedContact(tx, eventType.ownerId, input.invitee.email);
-
   const booking = toBooking({ ...inserted, event_type_name: eventType.name, event_type_slug: eventType.slug });
-  await emitWebhookEvent(tx, eventType.ownerId, 'booking.created', booking, now);
-  for (const leadId of convertedLeadIds) {
-    await emitWebhookEvent(tx, eventType.ownerId, 'lead.converted', await readLead(tx, eventType.ownerId, leadId), now);
-  }
+  await runAfterBooking(tx, { booking, ownerId: eventType.ownerId, inviteeEmail: input.invitee.email, convertedLeadIds, now });
   return booking;
 }
 
-interface EventTypeRead {
-  eventType: EventTypeRecord;
-  /** The hosts' calendars for the slot, when read with the event type (not under the hosts' locks). */
-  calendars?: CalendarHost[];
-}
-
-/**
- * Step 2's read (404 when unknown or not the owner's). An owner's booking reads the event type with its hosts'
- * calendars for the slot in one statement, the one GET /availability runs (none when it is inactive: it is
- * refused next); the public page's reads them in two, as its event type has no owner to match.
- */
-async function readEventType(em: EntityManager, input: CreateBookingInput, caller: BookingCaller): Promise<EventTypeRead> {
-  if (caller.kind === 'public') {
-    const eventType = await findEventType(em, input.eventTypeId);
-    if (!eventType) throw notFound('Event type');
-    return { eventType };
-  }
+/** Step 2's read: the event type (404 when unknown or not the owner's) and, for an owner, its hosts' calendars. */
+async function readEventType(em: EntityManager, input: CreateBookingInput, caller: BookingCaller): Promise<EventTypeForSlot> {
   const start = Date.parse(input.start);
-  const rows = await executePrepared<AvailabilityRow>(
-    em,
-    'booking.event-type-calendars',
-    availabilitySql,
-    availabilityParams(input.eventTypeId, caller.userId, start, start + input.durationMin * MINUTE),
-  );
-  const read = readAvailabilityRows(rows);
+  const ownerId = caller.kind === 'owner' ? caller.userId : undefined;
+  const read = await readEventTypeForSlot(em, input.eventTypeId, ownerId, start, start + input.durationMin * MINUTE);
   if (!read) throw notFound('Event type');
-  return { eventType: read.eventType, calendars: read.hosts };
+  return read;
 }
 
 /** The event type's refusals: an inactive event type, or a duration it does not offer (409). */

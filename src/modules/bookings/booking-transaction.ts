@@ -10,6 +10,7 @@ import { BOOKING_CONTENTION } from '../../config/timeouts.ts';
 import { DomainError } from '../../lib/errors.ts';
 import { createKeyedMutex, type Release } from '../../lib/keyed-mutex.ts';
 import { executePrepared } from '../../lib/prepared-sql.ts';
+import { slotTaken } from '../availability/slot-decision.ts';
 
 /** PostgreSQL deadlock_detected and serialization_failure: the transaction may simply be run again. */
 const RETRYABLE_SQLSTATES = new Set(['40P01', '40001']);
@@ -173,10 +174,6 @@ export async function lockHostCalendars(tx: EntityManager, hostIds: readonly str
       order by position`,
     [sorted.map((hostId) => `host-calendar:${hostId}`)],
   );
-}
-
-export function slotTaken(): DomainError {
-  return new DomainError('conflict', 'That slot was just taken. Pick another slot from /availability.');
 }
 
 /** PostgreSQL exclusion_violation (23P01), wherever the driver or the ORM put it in the cause chain. */

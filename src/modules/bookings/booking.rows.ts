@@ -1,61 +1,65 @@
 /**
  * The `booking` table as the service reads it. The table itself is described by its migrations alone (no ORM
- * entity): every query of it is SQL (keyset paging, the booking transaction with its advisory locks), and this
- * is its one row type, select list and mapper. `busy_block` and `booking_busy_block` are written and read
- * only by the booking transaction (booking-creation.service.ts, busy-blocks.ts) and the slot engine's busy-time
- * query; no other code reads their rows.
+ * entity): every query of it is SQL (keyset paging, the booking transaction with its advisory locks), and its
+ * columns are described here once: the row type and the select, RETURNING and INSERT lists derive from them.
+ * `busy_block` and `booking_busy_block` are written and read only by the booking transaction
+ * (booking-creation.service.ts, slot-reservation.ts, busy-blocks.ts) and the slot engine's busy-time query.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { notFound } from '../../lib/errors.ts';
 import { type SqlTimestamp, toIsoString, toIsoStringOrNull } from '../../lib/sql-values.ts';
-import type { Booking } from './bookings.schemas.ts';
+import { column, returningList, type RowOf, selectList } from '../../lib/table-columns.ts';
+import type { Booking, BookingStatus } from './bookings.schemas.ts';
 
-export const BOOKING_STATUSES = ['active', 'canceled'] as const;
-export type BookingStatus = (typeof BOOKING_STATUSES)[number];
+/** BookingRow's own columns, as the `booking` table has them. */
+const BOOKING_OWN_COLUMNS = {
+  id: column<string>(),
+  owner_id: column<string>(),
+  host_id: column<string>(),
+  event_type_id: column<string>(),
+  start_at: column<SqlTimestamp>(),
+  end_at: column<SqlTimestamp>(),
+  duration_min: column<number>(),
+  status: column<BookingStatus>(),
+  location_kind: column<string | null>(),
+  location_value: column<string | null>(),
+  invitee_name: column<string>(),
+  invitee_email: column<string>(),
+  invitee_timezone: column<string>(),
+  notes: column<string | null>(),
+  answers: column<NonNullable<Booking['answers']>>(),
+  guests: column<string[]>(),
+  no_show: column<boolean>(),
+  canceled_at: column<SqlTimestamp | null>(),
+  cancel_reason: column<string | null>(),
+  canceled_by: column<string | null>(),
+  created_at: column<SqlTimestamp>(),
+};
+
+/** The columns of `booking` that are written but never read back into a BookingRow. */
+export const BOOKING_WRITE_ONLY_COLUMNS = {
+  invitee_phone: column<string | null>(),
+  invitee_sms_opt_in: column<boolean>(),
+  manage_token_hash: column<string | null>(),
+  updated_at: column<SqlTimestamp>(),
+};
 
 /** A booking joined with its event type's name and slug (the reference a Booking carries). */
-export interface BookingRow {
-  id: string;
-  owner_id: string;
-  host_id: string;
-  event_type_id: string;
-  event_type_name: string;
-  event_type_slug: string;
-  start_at: SqlTimestamp;
-  end_at: SqlTimestamp;
-  duration_min: number;
-  status: BookingStatus;
-  location_kind: string | null;
-  location_value: string | null;
-  invitee_name: string;
-  invitee_email: string;
-  invitee_timezone: string;
-  notes: string | null;
-  answers: { questionId: string; value: string }[];
-  guests: string[];
-  no_show: boolean;
-  canceled_at: SqlTimestamp | null;
-  cancel_reason: string | null;
-  canceled_by: string | null;
-  created_at: SqlTimestamp;
-}
+export const BOOKING_ROW_COLUMNS = {
+  ...BOOKING_OWN_COLUMNS,
+  event_type_name: column<string>('et.name'),
+  event_type_slug: column<string>('et.slug'),
+};
 
-/** BookingRow's own columns, all but the event type's name and slug. */
-const BOOKING_OWN_COLUMNS = [
-  'id', 'owner_id', 'host_id', 'event_type_id', 'start_at', 'end_at', 'duration_min', 'status', 'location_kind',
-  'location_value', 'invitee_name', 'invitee_email', 'invitee_timezone', 'notes', 'answers', 'guests', 'no_show',
-  'canceled_at', 'cancel_reason', 'canceled_by', 'created_at',
-];
+export type BookingOwnRow = RowOf<typeof BOOKING_OWN_COLUMNS>;
+export type BookingRow = RowOf<typeof BOOKING_ROW_COLUMNS>;
+export type BookingColumn = keyof typeof BOOKING_OWN_COLUMNS | keyof typeof BOOKING_WRITE_ONLY_COLUMNS;
 
 /** The select list that produces a BookingRow from BOOKING_FROM. */
-export const BOOKING_COLUMNS = [
-  ...BOOKING_OWN_COLUMNS.map((column) => `b.${column}`),
-  'et.name as event_type_name',
-  'et.slug as event_type_slug',
-].join(', ');
+export const BOOKING_COLUMNS = selectList('b', BOOKING_ROW_COLUMNS);
 
 /** A RETURNING clause on `booking` for BookingRow's own columns (the event type's name and slug come from elsewhere). */
-export const BOOKING_RETURNING = BOOKING_OWN_COLUMNS.join(', ');
+export const BOOKING_RETURNING = returningList(BOOKING_OWN_COLUMNS);
 
 export const BOOKING_FROM = 'booking b join event_type et on et.id = b.event_type_id';
 

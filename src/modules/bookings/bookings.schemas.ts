@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { EXAMPLE } from '../../lib/examples.ts';
 import { TimeZoneSchema } from '../../lib/time.ts';
 import { EventTypeRefSchema } from '../event-types/event-types.schemas.ts';
-import { BOOKING_STATUSES } from './booking.rows.ts';
+
+export const BOOKING_STATUSES = ['active', 'canceled'] as const;
+export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 
 export const BookingStatusSchema = z
   .enum(BOOKING_STATUSES)

@@ -8,12 +8,11 @@ import {
   BOOKING_COLUMNS,
   BOOKING_FROM,
   type BookingRow,
-  type BookingStatus,
   readBooking,
   readBookingRow,
   toBooking,
 } from './booking.rows.ts';
-import type { Booking } from './bookings.schemas.ts';
+import type { Booking, BookingStatus } from './bookings.schemas.ts';
 import { executePrepared } from '../../lib/prepared-sql.ts';
 
 export interface ListBookingsQuery {

@@ -1,5 +1,5 @@
 /**
- * Steps 3 and 4 of booking creation, shared with rescheduling: the slot engine re-run for exactly the requested
+ * Steps 3 and 4 of booking creation, shared with rescheduling: availability's decision on exactly the requested
  * slot under the hosts' calendar locks, and the busy blocks written (or joined, for group seats) per kind. The
  * exclusion constraint stays the last word; a lost race surfaces as 23P01 and becomes a 409 upstream.
  */
@@ -7,20 +7,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../lib/errors.ts';
 import { executePrepared } from '../../lib/prepared-sql.ts';
 import { newId } from '../../lib/ids.ts';
-import {
-  type CalendarRow,
-  calendarsParams,
-  calendarsSql,
-  type Host,
-  hostMode,
-  loadHostAvailability,
-  slotRules,
-  toCalendarHosts,
-  toHostAvailability,
-} from '../availability/availability.service.ts';
-import { type CalendarHost, computeHostSlots, type HostAvailability, type HostSlot } from '../availability/slots.ts';
+import { decideSlot, slotTaken } from '../availability/slot-decision.ts';
+import type { CalendarHost } from '../availability/slots.ts';
 import type { EventTypeRecord } from '../event-types/event-type.rows.ts';
-import { isExclusionViolation, lockHostCalendars, slotTaken } from './booking-transaction.ts';
+import { isExclusionViolation, lockHostCalendars } from './booking-transaction.ts';
 
 const MINUTE = 60_000;
 
@@ -43,8 +33,8 @@ export interface ReserveOptions {
 }
 
 /**
- * Steps 3 and 4, shared with rescheduling: re-runs the slot engine for exactly this slot (409 when it would
- * not be offered) and writes or joins the host's busy block(s).
+ * Steps 3 and 4, shared with rescheduling: asks availability whether the hosts may take this slot (its refusal
+ * is the 409) and writes or joins the host's busy block(s).
  */
 export async function reserveSlot(
   tx: EntityManager,
@@ -54,36 +44,13 @@ export async function reserveSlot(
   now: Date,
   options: ReserveOptions = {},
 ): Promise<ReservedSlot> {
+  const decision = await decideSlot(
+    tx,
+    { eventType, start, durationMin, now, calendars: options.calendars },
+    options.calendarsLocked ? undefined : (hostIds) => lockHostCalendars(tx, hostIds),
+  );
+  if (!decision.granted) throw decision.refusal;
   const end = start + durationMin * MINUTE;
-  const rules = slotRules(eventType, durationMin, now, start, end);
-  const offeredSlot = (availability: readonly HostAvailability[]) => {
-    const offered = computeHostSlots(rules, availability, hostMode(eventType.kind)).find(
-      (slot) => slot.start === start && slot.end === end,
-    );
-    if (!offered) throw explainUnavailable(eventType, availability, rules, start);
-    return offered;
-  };
-  // The hosts and their busy time in one statement (the one /availability reads), unless the caller has them.
-  const calendars =
-    options.calendars ??
-    toCalendarHosts(await executePrepared<CalendarRow>(tx, 'booking.calendars', calendarsSql(eventType), calendarsParams(eventType, start, end)));
-  let offered: HostSlot;
-  if (options.calendarsLocked) {
-    offered = offeredSlot(calendars.map(toHostAvailability));
-  } else {
-    // A slot already gone is a 409 at once, without queueing for the calendars: most of a burst's losers.
-    offeredSlot(calendars.map(toHostAvailability));
-    const hosts: Host[] = calendars.map(({ hostId, schedule }) => ({
-      id: hostId,
-      timeZone: schedule.timeZone,
-      weekly: schedule.weekly,
-      overrides: [...schedule.overrides],
-    }));
-    await lockHostCalendars(tx, hosts.map((host) => host.id));
-    // Under the locks, the busy time of the hosts just locked: what the check sees cannot change until this
-    // transaction ends.
-    offered = offeredSlot(await loadHostAvailability(tx, eventType, hosts, start, end));
-  }
 
   const busyStart = new Date(start - eventType.bufferBeforeMin * MINUTE);
   const busyEnd = new Date(end + eventType.bufferAfterMin * MINUTE);
@@ -93,17 +60,17 @@ export async function reserveSlot(
   let blockIds: string[];
   switch (eventType.kind) {
     case 'one_on_one': {
-      hostId = offered.hostIds[0]!;
+      hostId = decision.hostIds[0]!;
       blockIds = [await insertBlock(tx, hostId, slot)];
       break;
     }
     case 'group': {
-      hostId = offered.hostIds[0]!;
+      hostId = decision.hostIds[0]!;
       blockIds = [await joinOrInsertGroupBlock(tx, hostId, slot, eventType.seatsPerSlot)];
       break;
     }
     case 'round_robin': {
-      const ordered = await leastRecentlyBookedFirst(tx, eventType.id, offered.hostIds);
+      const ordered = await leastRecentlyBookedFirst(tx, eventType.id, decision.hostIds);
       const preferred = options.preferredHostId;
       if (preferred !== undefined && ordered.includes(preferred)) {
         ordered.splice(ordered.indexOf(preferred), 1);
@@ -118,8 +85,8 @@ export async function reserveSlot(
     case 'collective': {
       // Every host or none: a conflict on any block aborts the transaction (23P01 -> 409).
       blockIds = [];
-      for (const id of [...offered.hostIds].sort()) blockIds.push(await insertBlock(tx, id, slot));
-      hostId = offered.hostIds.includes(eventType.ownerId) ? eventType.ownerId : [...offered.hostIds].sort()[0]!;
+      for (const id of [...decision.hostIds].sort()) blockIds.push(await insertBlock(tx, id, slot));
+      hostId = decision.hostIds.includes(eventType.ownerId) ? eventType.ownerId : [...decision.hostIds].sort()[0]!;
       break;
     }
   }
@@ -209,33 +176,4 @@ async function insertBlockForFirstFreeHost(
     }
   }
   return undefined;
-}
-
-/** The invitee's unbooked leads on this event type (e-mail compared case-insensitively) become booked. */
-/** Why the engine would not offer this slot, in the caller's terms (all 409). */
-function explainUnavailable(
-  eventType: EventTypeRecord,
-  availability: readonly HostAvailability[],
-  rules: ReturnType<typeof slotRules>,
-  start: number,
-): DomainError {
-  if (start < rules.now + rules.minNoticeMin * MINUTE) {
-    return new DomainError(
-      'conflict',
-      eventType.minNoticeMin > 0
-        ? `That time is in the past or less than ${eventType.minNoticeMin} minutes from now (the event type's minimum notice).`
-        : 'That time is in the past.',
-    );
-  }
-  const unbooked = availability.map((host) => ({ ...host, busy: [], openSeats: [] }));
-  const onGrid = computeHostSlots(rules, unbooked, hostMode(eventType.kind)).some((slot) => slot.start === start);
-  if (!onGrid) {
-    return new DomainError(
-      'conflict',
-      `That time is not a start time this event type offers: outside the available hours or off its ${rules.stepMin}-minute grid. Pick a slot from /availability.`,
-    );
-  }
-  return eventType.kind === 'group'
-    ? new DomainError('conflict', 'That slot is full or overlaps another booking. Pick another slot from /availability.')
-    : slotTaken();
 }

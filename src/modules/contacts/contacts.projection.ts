@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { executePrepared } from '../../lib/prepared-sql.ts';
+import { columnNames } from '../../lib/table-columns.ts';
+import { type ContactColumn, CONTACT_ROW_COLUMNS } from './contact.rows.ts';
 
 /**
  * The contacts projection: one row per (owner, lower-cased e-mail), derived from that owner's bookings (as
@@ -33,9 +35,12 @@ function summaryCtes(scope: 'one' | 'all'): string {
     )`;
 }
 
+/** What the projection writes of a contact besides its key (owner_id, email_key): the columns shown, then the search text. */
+const CONTACT_WRITTEN: ContactColumn[] = [...columnNames(CONTACT_ROW_COLUMNS), 'search_text'];
+
+/** The select's expressions follow the insert's columns: the key, then CONTACT_WRITTEN. */
 const CONTACT_INSERT = `
-    insert into contact (owner_id, email_key, email, name, kind, status, meetings, no_shows,
-                         last_activity_at, first_seen_at, search_text)
+    insert into contact (owner_id, email_key, ${CONTACT_WRITTEN.join(', ')})
     select owner_id, email_key, email, name,
            case when booked then 'client' else 'lead' end,
            case when booked then 'client' else lead_status end,
@@ -50,9 +55,7 @@ const CONTACT_INSERT = `
  */
 const REFRESH_ONE_SQL = `${summaryCtes('one')}, upserted as (${CONTACT_INSERT}
       on conflict (owner_id, email_key) do update
-        set email = excluded.email, name = excluded.name, kind = excluded.kind, status = excluded.status,
-            meetings = excluded.meetings, no_shows = excluded.no_shows, last_activity_at = excluded.last_activity_at,
-            first_seen_at = excluded.first_seen_at, search_text = excluded.search_text
+        set ${CONTACT_WRITTEN.map((name) => `${name} = excluded.${name}`).join(', ')}
     )
     delete from contact where owner_id = ? and email_key = ? and not exists (select 1 from summary)`;
 const REBUILD_ALL_SQL = `${summaryCtes('all')}${CONTACT_INSERT}`;

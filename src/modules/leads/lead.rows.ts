@@ -1,32 +1,32 @@
 /**
  * The `lead` table as the service reads it. The table itself is described by its migrations alone (no ORM
- * entity): every query of it is SQL, and this is its one row type, select list and mapper.
+ * entity): every query of it is SQL, and its columns are described here once, with the row type, select list
+ * and mapper that derive from them.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type SqlTimestamp, toIsoString, toIsoStringOrNull } from '../../lib/sql-values.ts';
-import type { Lead } from './leads.schemas.ts';
-
-export const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'lost'] as const;
-export type LeadStatus = (typeof LEAD_STATUSES)[number];
+import { column, type RowOf, selectList } from '../../lib/table-columns.ts';
+import type { Lead, LeadStatus } from './leads.schemas.ts';
 
 /** A lead joined with its event type's name and slug (the reference a Lead carries). */
-export interface LeadRow {
-  id: string;
-  name: string | null;
-  email: string;
-  timezone: string;
-  status: LeadStatus;
-  event_type_id: string;
-  event_type_name: string;
-  event_type_slug: string;
-  booking_id: string | null;
-  created_at: SqlTimestamp;
-  completed_at: SqlTimestamp | null;
-}
+export const LEAD_ROW_COLUMNS = {
+  id: column<string>(),
+  name: column<string | null>(),
+  email: column<string>(),
+  timezone: column<string>(),
+  status: column<LeadStatus>(),
+  event_type_id: column<string>(),
+  event_type_name: column<string>('et.name'),
+  event_type_slug: column<string>('et.slug'),
+  booking_id: column<string | null>(),
+  created_at: column<SqlTimestamp>(),
+  completed_at: column<SqlTimestamp | null>(),
+};
 
-/** The select list that produces a LeadRow from `lead l join event_type et on et.id = l.event_type_id`. */
-export const LEAD_COLUMNS = `l.id, l.name, l.email, l.timezone, l.status, l.event_type_id,
-  et.name as event_type_name, et.slug as event_type_slug, l.booking_id, l.created_at, l.completed_at`;
+export type LeadRow = RowOf<typeof LEAD_ROW_COLUMNS>;
+
+/** The select list that produces a LeadRow from LEAD_FROM. */
+export const LEAD_COLUMNS = selectList('l', LEAD_ROW_COLUMNS);
 
 export const LEAD_FROM = 'lead l join event_type et on et.id = l.event_type_id';
 

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { EXAMPLE } from '../../lib/examples.ts';
 import { EventTypeRefSchema } from '../event-types/event-types.schemas.ts';
-import { LEAD_STATUSES } from './lead.rows.ts';
+
+export const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'lost'] as const;
+export type LeadStatus = (typeof LEAD_STATUSES)[number];
 
 export const LeadStatusSchema = z
   .enum(LEAD_STATUSES)

@@ -3,8 +3,8 @@ import { notFound } from '../../lib/errors.ts';
 import { openKeyset, type Page, sortKeySql } from '../../lib/keyset.ts';
 import { refreshContacts } from '../contacts/contacts.projection.ts';
 import { emitWebhookEvent } from '../webhooks/outbox.ts';
-import { LEAD_COLUMNS, LEAD_FROM, type LeadRow, type LeadStatus, readLead, toLead } from './lead.rows.ts';
-import type { Lead } from './leads.schemas.ts';
+import { LEAD_COLUMNS, LEAD_FROM, type LeadRow, readLead, toLead } from './lead.rows.ts';
+import type { Lead, LeadStatus } from './leads.schemas.ts';
 import { executePrepared } from '../../lib/prepared-sql.ts';
 
 export interface ListLeadsQuery {

@@ -1,5 +1,7 @@
 import type { AttemptOutcome } from './delivery-sender.ts';
-import type { Query } from './delivery-worker.ts';
+
+/** Runs one statement (`$1` placeholders) on the worker's own small pool, never the one requests use. */
+export type Query = <Row>(sql: string, params: unknown[]) => Promise<Row[]>;
 
 /** Why a delivery ended without (another) attempt: its endpoint is turned off, by its owner or the service. */
 export const ENDPOINT_DISABLED_ERROR = 'the endpoint is disabled';

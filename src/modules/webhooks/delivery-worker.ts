@@ -1,7 +1,7 @@
 import { WEBHOOK_DELIVERY } from '../../config/timeouts.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { MAX_REQUEST_BODY_BYTES, sendAttempt } from './delivery-sender.ts';
-import { ENDPOINT_DISABLED_ERROR, finish, recordFailure, recordSuccess, scheduleRetry } from './delivery-outcome.ts';
+import { ENDPOINT_DISABLED_ERROR, finish, type Query, recordFailure, recordSuccess, scheduleRetry } from './delivery-outcome.ts';
 
 /** The default delays between attempts: 1 + 7 attempts over about a day and a half. */
 export const DEFAULT_RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
@@ -11,9 +11,6 @@ export interface RetryPolicy {
   /** False when WEBHOOK_RETRY_SCHEDULE set the delays: then they are exact. */
   jitter: boolean;
 }
-
-/** Runs one statement (`$1` placeholders) on the worker's own small pool, never the one requests use. */
-export type Query = <Row>(sql: string, params: unknown[]) => Promise<Row[]>;
 
 export interface DeliveryWorkerOptions {
   query: Query;

@@ -1,0 +1,139 @@
+/**
+ * What the booking code asks availability, and all it asks: the event type with its hosts' calendars for one
+ * slot, and whether those hosts may take that interval. The decision is the slot engine's, for exactly that
+ * slot, so a slot is bookable if and only if /availability offers it.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { DomainError } from '../../lib/errors.ts';
+import { executePrepared } from '../../lib/prepared-sql.ts';
+import type { EventTypeRecord } from '../event-types/event-type.rows.ts';
+import {
+  availabilityParams,
+  type AvailabilityRow,
+  availabilitySql,
+  type CalendarRow,
+  calendarsParams,
+  calendarsSql,
+  findEventType,
+  type Host,
+  hostMode,
+  loadHostAvailability,
+  readAvailabilityRows,
+  slotRules,
+  toCalendarHosts,
+  toHostAvailability,
+} from './availability.service.ts';
+import { type CalendarHost, computeHostSlots, type HostAvailability, type SlotRules } from './slots.ts';
+
+const MINUTE = 60_000;
+
+export interface SlotQuestion {
+  eventType: EventTypeRecord;
+  start: number;
+  durationMin: number;
+  now: Date;
+  /** The hosts' calendars for the slot, when read with the event type (not under the hosts' locks). */
+  calendars?: CalendarHost[];
+}
+
+/** Granted: the hosts free for the slot (every host, for a collective event type). Refused: the 409 that says why. */
+export type SlotDecision = { granted: true; hostIds: string[] } | { granted: false; refusal: DomainError };
+
+export interface EventTypeForSlot {
+  eventType: EventTypeRecord;
+  /** The hosts' calendars for the slot, when read with the event type (not under the hosts' locks). */
+  calendars?: CalendarHost[];
+}
+
+/** Takes the hosts' calendar locks: from then on, their busy time cannot change until the transaction ends. */
+export type LockHosts = (hostIds: string[]) => Promise<void>;
+
+/**
+ * May these hosts take this interval? With `lockHosts`, a slot still offered is decided again under the hosts'
+ * locks, from their busy time as it stands once the locks are held; a slot already gone is refused at once,
+ * without queueing for the locks (most of a burst's losers). Without it, the caller holds the locks already.
+ */
+export async function decideSlot(tx: EntityManager, question: SlotQuestion, lockHosts?: LockHosts): Promise<SlotDecision> {
+  const { eventType, start, durationMin, now } = question;
+  const end = start + durationMin * MINUTE;
+  const rules = slotRules(eventType, durationMin, now, start, end);
+  const decide = (availability: readonly HostAvailability[]) => decideOn(eventType, rules, start, end, availability);
+  // The hosts and their busy time in one statement (the one /availability reads), unless the caller has them.
+  const calendars =
+    question.calendars ??
+    toCalendarHosts(await executePrepared<CalendarRow>(tx, 'booking.calendars', calendarsSql(eventType), calendarsParams(eventType, start, end)));
+  const first = decide(calendars.map(toHostAvailability));
+  if (!first.granted || !lockHosts) return first;
+  const hosts: Host[] = calendars.map(({ hostId, schedule }) => ({
+    id: hostId,
+    timeZone: schedule.timeZone,
+    weekly: schedule.weekly,
+    overrides: [...schedule.overrides],
+  }));
+  await lockHosts(hosts.map((host) => host.id));
+  return decide(await loadHostAvailability(tx, eventType, hosts, start, end));
+}
+
+/**
+ * The event type to book (undefined when unknown, or not the owner's) and, for an owner, its hosts' calendars for
+ * the slot in the same statement GET /availability runs (none when it is inactive: it is refused next). The
+ * public page's has no owner to match, so its calendars are read with the decision.
+ */
+export async function readEventTypeForSlot(
+  em: EntityManager,
+  eventTypeId: string,
+  ownerId: string | undefined,
+  start: number,
+  end: number,
+): Promise<EventTypeForSlot | undefined> {
+  if (ownerId === undefined) {
+    const eventType = await findEventType(em, eventTypeId);
+    return eventType && { eventType };
+  }
+  const rows = await executePrepared<AvailabilityRow>(em, 'booking.event-type-calendars', availabilitySql, availabilityParams(eventTypeId, ownerId, start, end));
+  const read = readAvailabilityRows(rows);
+  return read && { eventType: read.eventType, calendars: read.hosts };
+}
+
+export function slotTaken(): DomainError {
+  return new DomainError('conflict', 'That slot was just taken. Pick another slot from /availability.');
+}
+
+function decideOn(
+  eventType: EventTypeRecord,
+  rules: SlotRules,
+  start: number,
+  end: number,
+  availability: readonly HostAvailability[],
+): SlotDecision {
+  const offered = computeHostSlots(rules, availability, hostMode(eventType.kind)).find((slot) => slot.start === start && slot.end === end);
+  return offered ? { granted: true, hostIds: offered.hostIds } : { granted: false, refusal: explainUnavailable(eventType, availability, rules, start) };
+}
+
+/** Why the engine would not offer this slot, in the caller's terms (all 409). */
+function explainUnavailable(
+  eventType: EventTypeRecord,
+  availability: readonly HostAvailability[],
+  rules: SlotRules,
+  start: number,
+): DomainError {
+  if (start < rules.now + rules.minNoticeMin * MINUTE) {
+    return new DomainError(
+      'conflict',
+      eventType.minNoticeMin > 0
+        ? `That time is in the past or less than ${eventType.minNoticeMin} minutes from now (the event type's minimum notice).`
+        : 'That time is in the past.',
+    );
+  }
+  const unbooked = availability.map((host) => ({ ...host, busy: [], openSeats: [] }));
+  const onGrid = computeHostSlots(rules, unbooked, hostMode(eventType.kind)).some((slot) => slot.start === start);
+  if (!onGrid) {
+    return new DomainError(
+      'conflict',
+      `That time is not a start time this event type offers: outside the available hours or off its ${rules.stepMin}-minute grid. Pick a slot from /availability.`,
+    );
+  }
+  return eventType.kind === 'group'
+    ? new DomainError('conflict', 'That slot is full or overlaps another booking. Pick another slot from /availability.')
+    : slotTaken();
+}

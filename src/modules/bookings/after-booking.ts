@@ -1,0 +1,37 @@
+/**
+ * What happens after a booking is written, in the same transaction and in this order: the next side effect of a
+ * booking is one more entry in AFTER_BOOKING.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { refreshLockedContact } from '../contacts/contacts.projection.ts';
+import { readLead } from '../leads/lead.rows.ts';
+import { emitWebhookEvent } from '../webhooks/outbox.ts';
+import type { Booking } from './bookings.schemas.ts';
+
+export interface NewBooking {
+  booking: Booking;
+  ownerId: string;
+  inviteeEmail: string;
+  /** The invitee's leads on this event type that the booking converted. */
+  convertedLeadIds: readonly string[];
+  now: Date;
+}
+
+export type AfterBookingEffect = (tx: EntityManager, booked: NewBooking) => Promise<void>;
+
+/** The invitee's contact, recomputed under the contact lock that the booking's own statement took. */
+const refreshInviteeContact: AfterBookingEffect = (tx, { ownerId, inviteeEmail }) => refreshLockedContact(tx, ownerId, inviteeEmail);
+
+const announceBooking: AfterBookingEffect = (tx, { booking, ownerId, now }) => emitWebhookEvent(tx, ownerId, 'booking.created', booking, now);
+
+const announceConvertedLeads: AfterBookingEffect = async (tx, { ownerId, convertedLeadIds, now }) => {
+  for (const leadId of convertedLeadIds) {
+    await emitWebhookEvent(tx, ownerId, 'lead.converted', await readLead(tx, ownerId, leadId), now);
+  }
+};
+
+export const AFTER_BOOKING: readonly AfterBookingEffect[] = [refreshInviteeContact, announceBooking, announceConvertedLeads];
+
+export async function runAfterBooking(tx: EntityManager, booked: NewBooking): Promise<void> {
+  for (const effect of AFTER_BOOKING) await effect(tx, booked);
+}
