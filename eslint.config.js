@@ -63,8 +63,8 @@ const layering = [
   ),
   layer(
     ['src/api/**'],
-    'src/api (the base procedures: tRPC instance, context, the call path and its gate) may import module services, src/identity, src/lib, src/config; never a router.',
-    [climbsInto('oauth', 'router', 'http', 'mcp'), ROUTER, ORM_BOOTSTRAP, COMPOSITION],
+    'src/api (the base procedures: tRPC instance, context, the call path and its gate) may import src/identity, src/lib, src/config; never a module, a router or a door.',
+    [climbsInto('oauth', 'router', 'http', 'mcp', 'modules'), ORM_BOOTSTRAP, COMPOSITION],
   ),
   layer(['src/router/**'], 'src/router (the root router and its OpenAPI document) may import src/modules, src/api, src/identity, src/lib, src/config.', [
     climbsInto('oauth', 'http', 'mcp'),

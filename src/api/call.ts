@@ -13,7 +13,7 @@ import { AuthenticationError } from '../identity/bearer.ts';
 import type { Principal } from '../identity/principal.ts';
 import { authenticateSession } from '../identity/session-principal.ts';
 import type { Scope } from '../identity/scopes.ts';
-import { type IdempotencyScope, readIdempotencyKey, REPLAYED_HEADER } from '../modules/bookings/idempotency.ts';
+import { type IdempotencyScope, readIdempotencyKey, REPLAYED_HEADER } from '../lib/idempotency-key.ts';
 import type { AppServices, Context, RequestInfo } from './context.ts';
 import type { Gate } from './trpc.ts';
 

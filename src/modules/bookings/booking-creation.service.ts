@@ -17,7 +17,8 @@ import { BOOKING_RETURNING, type BookingColumn, type BookingOwnRow, toBooking } 
 import type { Booking, CreateBookingInput } from './bookings.schemas.ts';
 import { bookingTransaction } from './booking-transaction.ts';
 import { reserveSlot } from './slot-reservation.ts';
-import { claimIdempotencyKey, type IdempotencyScope, requestHash, storeIdempotentResponse } from './idempotency.ts';
+import type { IdempotencyScope } from '../../lib/idempotency-key.ts';
+import { claimIdempotencyKey, requestHash, storeIdempotentResponse } from './idempotency.ts';
 
 /** Who is booking: the owner through the API (their own event types only) or an invitee on the public page. */
 export type BookingCaller = { kind: 'owner'; userId: string } | { kind: 'public' };

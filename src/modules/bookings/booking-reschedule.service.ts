@@ -17,7 +17,8 @@ import { bookingTransaction, lockHostCalendars } from './booking-transaction.ts'
 import { readBooking, readBookingRow } from './booking.rows.ts';
 import { emitWebhookEvent } from '../webhooks/outbox.ts';
 import type { Booking } from './bookings.schemas.ts';
-import { claimIdempotencyKey, type IdempotencyScope, requestHash, storeIdempotentResponse } from './idempotency.ts';
+import type { IdempotencyScope } from '../../lib/idempotency-key.ts';
+import { claimIdempotencyKey, requestHash, storeIdempotentResponse } from './idempotency.ts';
 
 export interface RescheduleInput {
   id: string;

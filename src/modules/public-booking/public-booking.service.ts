@@ -14,7 +14,7 @@ import { hashToken } from '../../lib/secrets.ts';
 import type { AvailabilityOutput } from '../availability/availability.schemas.ts';
 import { findEventType, getAvailabilityFor } from '../availability/availability.service.ts';
 import { createBooking, type CreateBookingResult } from '../bookings/booking-creation.service.ts';
-import type { IdempotencyScope } from '../bookings/idempotency.ts';
+import type { IdempotencyScope } from '../../lib/idempotency-key.ts';
 import { EVENT_TYPE_COLUMNS, type EventTypeRecord, type EventTypeRow, toEventType } from '../event-types/event-type.rows.ts';
 import { eventTypeUrl } from '../event-types/event-types.schemas.ts';
 import { captureLead } from '../leads/lead-capture.service.ts';
