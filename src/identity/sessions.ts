@@ -1,3 +1,8 @@
+/**
+ * The session store: signing in with a password, the rows behind the session cookie, signing out, and the limits on
+ * failed sign-ins. What the web app asks of the current session (who is signed in, its CSRF token) is the
+ * current-session module (src/modules/current-session).
+ */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { constantTimeEqual } from '@oslojs/crypto/subtle';
 import { newId } from '../lib/ids.ts';

@@ -1,6 +1,6 @@
 import { scheduleRouter } from '../modules/availability/schedule.router.ts';
 import { usersRouter } from '../modules/users/users.router.ts';
-import { sessionRouter } from '../modules/session/session.router.ts';
+import { sessionRouter } from '../modules/current-session/current-session.router.ts';
 import { developerSettingsRouter } from '../modules/developer-settings/developer-settings.router.ts';
 import { availabilityRouter } from '../modules/availability/availability.router.ts';
 import { bookingCreationRouter } from '../modules/bookings/booking-creation.router.ts';

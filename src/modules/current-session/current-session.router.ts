@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { publicRateLimitedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
-import { currentSessionView } from './session-view.service.ts';
-import { CurrentSessionSchema } from './session.schemas.ts';
+import { currentSessionView } from './current-session.service.ts';
+import { CurrentSessionSchema } from './current-session.schemas.ts';
 
-/** The first-party web app's session, on /trpc only. Signing in and out is /login and /logout. */
+/**
+ * The first-party web app's current session, on /trpc only (`session.*`). The session store itself is
+ * src/identity/sessions.ts; signing in and out is /login and /logout.
+ */
 export const sessionRouter = router({
   /**
    * Who is signed in, with the CSRF token every later cookie-authenticated call must send in

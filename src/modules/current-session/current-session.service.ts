@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { currentSession } from '../../identity/session-principal.ts';
 import { UserEntity } from '../../identity/user.entity.ts';
-import type { CurrentSession } from './session.schemas.ts';
+import type { CurrentSession } from './current-session.schemas.ts';
 
 type Headers = Record<string, string | string[] | undefined>;
 
