@@ -292,7 +292,8 @@ describe("SIGTERM's lame-duck period (SHUTDOWN_DELAY)", () => {
   });
 
   it('answers a request that comes on a connection accepted just before the listener closed: 503, Connection: close', async () => {
-    service = await startService({ DATABASE_URL: database.url, ...LAME_DUCK });
+    // A delay long enough for a busy machine's probe to see /readyz fail before the listener closes.
+    service = await startService({ DATABASE_URL: database.url, SHUTDOWN_DELAY: '1s' });
     service.signal('SIGTERM');
     await until(async () => (await httpRequest(service!.port, { path: '/readyz' })).status === 503, '/readyz to fail', 900);
     // Connected, nothing sent yet: its request is on its way when the listener closes.
