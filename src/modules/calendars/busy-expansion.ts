@@ -6,7 +6,7 @@
 import ICAL from 'ical.js';
 import { DomainError } from '../../lib/errors.ts';
 import { isValidTimeZone } from '../../lib/time.ts';
-import { IanaZone, useIanaZones, zonedInstant } from './time-zones.ts';
+import { eventsWithZones, IanaZone, zonedInstant } from './time-zones.ts';
 
 /** One busy stretch; `uid` names the source event for debugging (never its title or any other detail). */
 export interface BusyInterval {
@@ -32,7 +32,8 @@ export class InvalidCalendarError extends DomainError {
 /** A series yielding more instances than this before the window's end is refused rather than expanded. */
 export const MAX_INSTANCES_PER_SERIES = 50_000;
 
-const DATE_PROPERTIES = ['dtstart', 'dtend', 'rdate', 'exdate', 'recurrence-id'];
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 
 /**
  * Every busy instance of the document's events that overlaps the window, whole (not clipped), sorted by start
@@ -47,8 +48,8 @@ export function expandBusy(ics: string, window: BusyWindow, hostTimeZone: string
   if (!(window.start.getTime() < window.end.getTime())) throw new RangeError('The window must end after it starts');
   const context: Context = { hostZone: hostTimeZone, from: window.start.getTime(), to: window.end.getTime() };
   const busy: BusyInterval[] = [];
-  for (const calendar of parseCalendars(ics)) {
-    for (const series of seriesOf(calendar)) expandSeries(series, context, busy);
+  for (const events of parseEvents(ics)) {
+    for (const series of seriesOf(events)) expandSeries(series, context, busy);
   }
   return busy.sort((a, b) => a.start.getTime() - b.start.getTime() || a.end.getTime() - b.end.getTime());
 }
@@ -66,7 +67,8 @@ interface Series {
   overrides: ICAL.Component[];
 }
 
-function parseCalendars(ics: string): ICAL.Component[] {
+/** The VEVENTs of every calendar object in the text. */
+function parseEvents(ics: string): ICAL.Component[][] {
   const text = ics.replace(/^\uFEFF/, '').trimStart();
   if (!/^BEGIN:VCALENDAR\r?\n/i.test(text)) {
     throw new InvalidCalendarError('Not an iCalendar document: it does not start with BEGIN:VCALENDAR');
@@ -82,27 +84,13 @@ function parseCalendars(ics: string): ICAL.Component[] {
   return jcals.map((jcal) => {
     const calendar = new ICAL.Component(jcal);
     if (calendar.name !== 'vcalendar') throw new InvalidCalendarError(`Malformed iCalendar: a ${calendar.name} outside any VCALENDAR`);
-    useIanaZones(calendar, tzidsIn(calendar));
-    return calendar;
+    return eventsWithZones(calendar);
   });
 }
 
-function tzidsIn(calendar: ICAL.Component): Set<string> {
-  const tzids = new Set<string>();
-  for (const event of calendar.getAllSubcomponents('vevent')) {
-    for (const name of DATE_PROPERTIES) {
-      for (const property of event.getAllProperties(name)) {
-        const tzid = property.getParameter('tzid');
-        if (typeof tzid === 'string') tzids.add(tzid);
-      }
-    }
-  }
-  return tzids;
-}
-
-function seriesOf(calendar: ICAL.Component): Series[] {
+function seriesOf(events: ICAL.Component[]): Series[] {
   const byUid = new Map<string, Series>();
-  for (const event of calendar.getAllSubcomponents('vevent')) {
+  for (const event of events) {
     const uid = String(event.getFirstPropertyValue('uid') ?? '');
     let series = byUid.get(uid);
     if (!series) {
@@ -120,7 +108,7 @@ function expandSeries(series: Series, context: Context, busy: BusyInterval[]): v
     const overridden = new Set<string>();
     for (const override of series.overrides) {
       overridden.add(occurrenceKey(timeOf(override, 'recurrence-id'), context));
-      if (isBusy(override)) addInstance(override, timeOf(override, 'dtstart'), series.uid, context, busy);
+      if (isBusy(override)) addInstance(timeOf(override, 'dtstart'), lengthOf(override, context), series.uid, context, busy);
     }
     if (series.master && isBusy(series.master)) expandMaster(series.master, overridden, series.uid, context, busy);
   } catch (error) {
@@ -129,20 +117,29 @@ function expandSeries(series: Series, context: Context, busy: BusyInterval[]): v
   }
 }
 
+/** No zone is more than this away from UTC (with room to spare), nor has a day longer than this. */
+const WIDEST_OFFSET_MS = 26 * HOUR;
+const LONGEST_DAY_MS = 26 * HOUR;
+
 function expandMaster(master: ICAL.Component, overridden: Set<string>, uid: string, context: Context, busy: BusyInterval[]): void {
   const dtstart = timeOf(master, 'dtstart');
-  if (!master.hasProperty('rrule') && !master.hasProperty('rdate')) {
-    if (!overridden.has(occurrenceKey(dtstart, context))) addInstance(master, dtstart, uid, context, busy);
-    return;
-  }
-  const expansion = new ICAL.RecurExpansion({ component: withDtstartInstance(master), dtstart });
+  // Instances are read on the wall clock first: one ending well before the window, or starting well after its
+  // end (which ends the expansion), needs no time-zone look-up.
+  if (wallClockMs(dtstart) - WIDEST_OFFSET_MS >= context.to) return;
+  const length = lengthOf(master, context);
+  const longest = length.days * LONGEST_DAY_MS + Math.abs(length.exactMs);
+  const recurring = master.hasProperty('rrule') || master.hasProperty('rdate');
+  const expansion = recurring ? new ICAL.RecurExpansion({ component: withDtstartInstance(master), dtstart }) : undefined;
   for (let count = 0; ; count += 1) {
-    const occurrence = expansion.next();
-    if (!occurrence || instantOf(occurrence, context) >= context.to) return;
+    const occurrence = expansion ? expansion.next() : count === 0 ? dtstart : undefined;
+    if (!occurrence) return;
+    const wallClock = wallClockMs(occurrence);
+    if (wallClock - WIDEST_OFFSET_MS >= context.to) return;
     if (count >= MAX_INSTANCES_PER_SERIES) {
       throw new InvalidCalendarError(`Event ${JSON.stringify(uid)} repeats more than ${MAX_INSTANCES_PER_SERIES} times before the window ends`);
     }
-    if (overridden.size === 0 || !overridden.has(occurrenceKey(occurrence, context))) addInstance(master, occurrence, uid, context, busy);
+    if (wallClock + longest + WIDEST_OFFSET_MS <= context.from) continue;
+    if (overridden.size === 0 || !overridden.has(occurrenceKey(occurrence, context))) addInstance(occurrence, length, uid, context, busy);
   }
 }
 
@@ -156,44 +153,45 @@ function withDtstartInstance(master: ICAL.Component): ICAL.Component {
   return master;
 }
 
-/** Adds the instance of `event` starting at `start` when it is busy for a while inside the window. */
-function addInstance(event: ICAL.Component, start: ICAL.Time, uid: string, context: Context, busy: BusyInterval[]): void {
-  const startMs = instantOf(start, context);
-  const endMs = endOf(event, start, startMs, context);
-  if (endMs > startMs && endMs > context.from && startMs < context.to) {
-    busy.push({ start: new Date(startMs), end: new Date(endMs), uid });
-  }
+/** An instance's length: whole days on the wall clock, then exact milliseconds. */
+interface Length {
+  days: number;
+  exactMs: number;
 }
 
 /**
- * Where an instance ends: DTEND's exact distance from DTSTART (the same for every instance, as RFC 5545 says),
- * or DURATION (days and weeks on the wall clock, the rest exact), or, with neither, one day for a date and
- * nothing for a date-time.
+ * How long each instance of an event lasts: DTEND's exact distance from DTSTART (the same for every instance, as
+ * RFC 5545 says), or DURATION (days and weeks on the wall clock, the rest exact), or, with neither, one day for a
+ * date and nothing for a date-time.
  */
-function endOf(event: ICAL.Component, start: ICAL.Time, startMs: number, context: Context): number {
+function lengthOf(event: ICAL.Component, context: Context): Length {
+  const dtstart = timeOf(event, 'dtstart');
   const duration = event.getFirstPropertyValue('duration');
   if (duration instanceof ICAL.Duration) {
     const sign = duration.isNegative ? -1 : 1;
-    const days = sign * (duration.weeks * 7 + duration.days);
     const exactMs = sign * (duration.hours * 3600 + duration.minutes * 60 + duration.seconds) * 1000;
-    const end = start.clone();
-    end.adjust(days, 0, 0, 0);
-    return instantOf(end, context) + (start.isDate ? 0 : exactMs);
+    return { days: sign * (duration.weeks * 7 + duration.days), exactMs: dtstart.isDate ? 0 : exactMs };
   }
   if (event.hasProperty('dtend')) {
-    const dtstart = timeOf(event, 'dtstart');
     const dtend = timeOf(event, 'dtend');
-    if (start.isDate) {
-      const end = start.clone();
-      end.adjust(dayNumber(dtend) - dayNumber(dtstart), 0, 0, 0);
-      return instantOf(end, context);
-    }
-    return startMs + (instantOf(dtend, context) - instantOf(dtstart, context));
+    if (dtstart.isDate) return { days: dayNumber(dtend) - dayNumber(dtstart), exactMs: 0 };
+    return { days: 0, exactMs: instantOf(dtend, context) - instantOf(dtstart, context) };
   }
-  if (!start.isDate) return startMs;
-  const end = start.clone();
-  end.adjust(1, 0, 0, 0);
-  return instantOf(end, context);
+  return { days: dtstart.isDate ? 1 : 0, exactMs: 0 };
+}
+
+/** Adds the instance starting at `start` when it is busy for a while inside the window. */
+function addInstance(start: ICAL.Time, length: Length, uid: string, context: Context, busy: BusyInterval[]): void {
+  const startMs = instantOf(start, context);
+  let endMs = startMs + length.exactMs;
+  if (length.days !== 0) {
+    const endDay = start.clone();
+    endDay.adjust(length.days, 0, 0, 0);
+    endMs = instantOf(endDay, context) + length.exactMs;
+  }
+  if (endMs > startMs && endMs > context.from && startMs < context.to) {
+    busy.push({ start: new Date(startMs), end: new Date(endMs), uid });
+  }
 }
 
 function isBusy(event: ICAL.Component): boolean {
@@ -220,5 +218,10 @@ function occurrenceKey(time: ICAL.Time, context: Context): string {
 }
 
 function dayNumber(time: ICAL.Time): number {
-  return Math.floor(Date.UTC(time.year, time.month - 1, time.day) / 86_400_000);
+  return Math.floor(Date.UTC(time.year, time.month - 1, time.day) / DAY);
+}
+
+/** A time's wall-clock fields read as if they were UTC. */
+function wallClockMs(time: ICAL.Time): number {
+  return time.isDate ? Date.UTC(time.year, time.month - 1, time.day) : Date.UTC(time.year, time.month - 1, time.day, time.hour, time.minute, time.second);
 }

@@ -47,23 +47,45 @@ export class IanaZone extends ICAL.Timezone {
   }
 }
 
+const DATE_PROPERTIES = ['dtstart', 'dtend', 'rdate', 'exdate', 'recurrence-id'];
+
 /**
- * Makes ical.js read every TZID the document uses that names an IANA zone through that zone: the document's own
- * VTIMEZONE for it is dropped (ical.js prefers it) and the zone is registered in ical.js's shared registry (the
- * same TZID always maps to the same zone, so sharing it between documents is safe). TZIDs naming no known zone
- * keep their VTIMEZONE; with none, ical.js reads them as floating times.
+ * The calendar's VEVENTs, each re-parented under a root holding only the VTIMEZONEs still needed, so that ical.js
+ * reads every TZID that names an IANA zone through that zone, and looks a TZID up among a few VTIMEZONEs rather
+ * than among all the calendar's components (a scan ical.js repeats for each date it reads, unless it finds one).
+ * An IANA zone is registered in ical.js's shared registry (the same TZID always maps to the same zone, so sharing
+ * it is safe); a TZID naming no known zone keeps its VTIMEZONE and, without one, ical.js reads it as floating.
  */
-export function useIanaZones(calendar: ICAL.Component, tzids: Iterable<string>): void {
-  for (const tzid of tzids) {
+export function eventsWithZones(calendar: ICAL.Component): ICAL.Component[] {
+  const events = calendar.getAllSubcomponents('vevent');
+  const mapped = new Set<string>();
+  for (const tzid of tzidsUsed(events)) {
     const iana = ianaZoneFor(tzid);
     if (!iana) continue;
-    for (const vtimezone of calendar.getAllSubcomponents('vtimezone')) {
-      if (vtimezone.getFirstPropertyValue('tzid') === tzid) calendar.removeSubcomponent(vtimezone);
-    }
+    mapped.add(tzid);
     const registered = ICAL.TimezoneService.get(tzid);
     if (registered === ICAL.Timezone.utcTimezone) continue;
     if (!(registered instanceof IanaZone && registered.iana === iana)) {
       ICAL.TimezoneService.register(new IanaZone(tzid, iana), tzid);
     }
   }
+  const zones = new ICAL.Component('vcalendar');
+  for (const vtimezone of calendar.getAllSubcomponents('vtimezone')) {
+    if (!mapped.has(String(vtimezone.getFirstPropertyValue('tzid')))) zones.addSubcomponent(vtimezone);
+  }
+  for (const event of events) event.parent = zones;
+  return events;
+}
+
+function tzidsUsed(events: ICAL.Component[]): Set<string> {
+  const tzids = new Set<string>();
+  for (const event of events) {
+    for (const name of DATE_PROPERTIES) {
+      for (const property of event.getAllProperties(name)) {
+        const tzid = property.getParameter('tzid');
+        if (typeof tzid === 'string') tzids.add(tzid);
+      }
+    }
+  }
+  return tzids;
 }
