@@ -139,7 +139,9 @@ function scenario(c: SeriesCase) {
   const seed = new Date(SEED_ORIGIN + c.seedDay * DAY + c.startMinute * MINUTE);
   const first = new RRule({ ...referenceOptions(c, seed), count: 1, until: null }).all()[0];
   if (!first) return undefined;
-  const wallClock = new RRule(referenceOptions(c, first)).all((_date, index) => index < 2_000).map((d) => d.getTime());
+  // Every instance up to 400 days on: past the latest window's end (300 + 90 days).
+  const horizon = first.getTime() + 400 * DAY;
+  const wallClock = new RRule(referenceOptions(c, first)).all((date) => date.getTime() <= horizon).map((d) => d.getTime());
   // The window falls anywhere from shortly before the series to its last instance (or its first 300 days).
   const span = Math.min(wallClock[wallClock.length - 1]!, first.getTime() + 300 * DAY) - first.getTime() + 10 * DAY;
   const windowStart = first.getTime() - 10 * DAY + Math.floor((c.windowAt * span) / MINUTE) * MINUTE;
@@ -196,8 +198,7 @@ function scenario(c: SeriesCase) {
     .filter((i) => i.end > window.start.getTime() && i.start < window.end.getTime())
     .sort((a, b) => a.start - b.start)
     .map((i) => `${new Date(i.start).toISOString()} ${new Date(i.end).toISOString()}`);
-  const complete = wallClock.length < 2_000 || wallClock[wallClock.length - 1]! > window.end.getTime() + DAY;
-  return { ics, window, hostZone, expected, complete };
+  return { ics, window, hostZone, expected };
 }
 
 describe('expandBusy against rrule and dayjs', () => {
@@ -205,11 +206,11 @@ describe('expandBusy against rrule and dayjs', () => {
     fc.assert(
       fc.property(seriesArbitrary, (c) => {
         const s = scenario(c);
-        fc.pre(s !== undefined && s.complete);
+        fc.pre(s !== undefined);
         const actual = expandBusy(s!.ics, s!.window, s!.hostZone).map((b) => `${b.start.toISOString()} ${b.end.toISOString()}`);
         expect(actual).toEqual(s!.expected);
       }),
-      { numRuns: 400 },
+      { numRuns: 1_000 },
     );
   });
 });

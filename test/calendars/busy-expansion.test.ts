@@ -179,7 +179,7 @@ describe('RFC 5545 rules', () => {
     ]);
   });
 
-  it('reads RDATE periods with their own end, and EXDATE removes DTSTART itself from an RDATE set', () => {
+  it('reads RDATE periods with their own end, counts an RDATE repeating an RRULE instance once, and EXDATE removes DTSTART from an RDATE set', () => {
     const periods = event(
       'periods',
       'DTSTART:20260105T100000Z',
@@ -189,11 +189,14 @@ describe('RFC 5545 rules', () => {
       'EXDATE:20260109T100000Z',
     );
     const rdates = event('rdates', 'DTSTART:20260601T100000Z', 'DURATION:PT1H', 'RDATE:20260603T100000Z', 'EXDATE:20260601T100000Z');
-    expect(readable(expandBusy(calendar(periods, rdates), window, HOST))).toEqual([
+    const repeated = event('repeated', 'DTSTART:20260701T100000Z', 'DURATION:PT1H', 'RRULE:FREQ=DAILY;COUNT=2', 'RDATE:20260702T100000Z');
+    expect(readable(expandBusy(calendar(periods, rdates, repeated), window, HOST))).toEqual([
       '2026-01-05T10:00:00.000Z 2026-01-05T11:00:00.000Z periods',
       '2026-01-07T10:00:00.000Z 2026-01-07T13:00:00.000Z periods',
       '2026-01-08T10:00:00.000Z 2026-01-08T10:30:00.000Z periods',
       '2026-06-03T10:00:00.000Z 2026-06-03T11:00:00.000Z rdates',
+      '2026-07-01T10:00:00.000Z 2026-07-01T11:00:00.000Z repeated',
+      '2026-07-02T10:00:00.000Z 2026-07-02T11:00:00.000Z repeated',
     ]);
   });
 

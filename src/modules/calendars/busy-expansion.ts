@@ -133,6 +133,7 @@ function expandMaster(master: ICAL.Component, overridden: Set<string>, uid: stri
   const longest = length.days * LONGEST_DAY_MS + Math.abs(length.exactMs);
   const recurring = master.hasProperty('rrule') || master.hasProperty('rdate');
   const expansion = recurring ? new ICAL.RecurExpansion({ component: withDtstartInstance(master), dtstart }) : undefined;
+  let previous: ICAL.Time | undefined;
   for (let count = 0; ; count += 1) {
     const occurrence = expansion ? expansion.next() : count === 0 ? dtstart : undefined;
     if (!occurrence) return;
@@ -141,7 +142,10 @@ function expandMaster(master: ICAL.Component, overridden: Set<string>, uid: stri
     if (count >= MAX_INSTANCES_PER_SERIES) {
       throw new InvalidCalendarError(`Event ${JSON.stringify(uid)} repeats more than ${MAX_INSTANCES_PER_SERIES} times before the window ends`);
     }
-    if (wallClock + longest + WIDEST_OFFSET_MS <= context.from) continue;
+    // An RDATE that repeats an RRULE instance is the same instance (the recurrence set is a set), and comes next.
+    const repeated = previous !== undefined && occurrence.compare(previous) === 0;
+    previous = occurrence;
+    if (repeated || wallClock + longest + WIDEST_OFFSET_MS <= context.from) continue;
     if (overridden.size === 0 || !overridden.has(occurrenceKey(occurrence, context))) addInstance(occurrence, length, uid, context, busy);
   }
 }
