@@ -252,6 +252,11 @@ describe('input that is not a readable calendar', () => {
     expect(() => expandBusy(cut, WINDOW, HOST)).toThrow(InvalidCalendarError);
   });
 
+  it('names an event without a start, and what is wrong with it', () => {
+    const ics = calendar(event('no-start', 'SUMMARY:Private matter', 'DURATION:PT1H'));
+    expect(() => expandBusy(ics, WINDOW, HOST)).toThrow('Event "no-start" cannot be read: it has no valid DTSTART');
+  });
+
   it('names the event that cannot be read, and not its title', () => {
     const ics = calendar(event('broken-1', 'SUMMARY:Private matter', 'DTSTART:2026-13-45'));
     let thrown: unknown;

@@ -114,8 +114,9 @@ function expandSeries(series: Series, context: Context, busy: BusyInterval[]): v
     }
     if (series.master && isBusy(series.master)) expandMaster(series.master, overridden, series.uid, context, busy);
   } catch (error) {
-    if (error instanceof InvalidCalendarError) throw error;
-    throw new InvalidCalendarError(`Malformed iCalendar: event ${JSON.stringify(series.uid)} could not be read`, { cause: error });
+    // ical.js's own messages may quote the event's text, so only ours are passed on.
+    const reason = error instanceof InvalidCalendarError ? error.message : 'its content is malformed';
+    throw new InvalidCalendarError(`Event ${JSON.stringify(series.uid)} cannot be read: ${reason}`, { cause: error });
   }
 }
 
@@ -140,7 +141,7 @@ function expandMaster(master: ICAL.Component, overridden: Set<string>, uid: stri
     const wallClock = wallClockMs(occurrence);
     if (wallClock - WIDEST_OFFSET_MS >= context.to) return;
     if (count >= MAX_INSTANCES_PER_SERIES) {
-      throw new InvalidCalendarError(`Event ${JSON.stringify(uid)} repeats more than ${MAX_INSTANCES_PER_SERIES} times before the window ends`);
+      throw new InvalidCalendarError(`it repeats more than ${MAX_INSTANCES_PER_SERIES} times before the window ends`);
     }
     // An RDATE that repeats an RRULE instance is the same instance (the recurrence set is a set), and comes next.
     const repeated = previous !== undefined && occurrence.compare(previous) === 0;
@@ -230,7 +231,7 @@ function isBusy(event: ICAL.Component): boolean {
 
 function timeOf(event: ICAL.Component, name: string): ICAL.Time {
   const value = event.getFirstPropertyValue(name);
-  if (!(value instanceof ICAL.Time)) throw new InvalidCalendarError(`Malformed iCalendar: an event without a valid ${name.toUpperCase()}`);
+  if (!(value instanceof ICAL.Time)) throw new InvalidCalendarError(`it has no valid ${name.toUpperCase()}`);
   return value;
 }
 
