@@ -30,7 +30,7 @@ export class InvalidCalendarError extends DomainError {
 }
 
 /** A series yielding more instances than this before the window's end is refused rather than expanded. */
-export const MAX_INSTANCES_PER_SERIES = 50_000;
+const MAX_INSTANCES_PER_SERIES = 50_000;
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
