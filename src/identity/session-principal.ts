@@ -31,14 +31,9 @@ export async function currentSession(
 }
 
 /**
- * The principal of a first-party call authenticated by the session cookie (tRPC only), or null when no
- * session cookie was sent. The user acts for themself: every scope, whatever their plan (the Team-plan
- * rule is about API tokens; Team-only actions check the plan themselves).
- *
- * CSRF: the cookie is SameSite=Lax, and on top of that every cookie-authenticated call, queries included,
- * must echo the session's CSRF token in `x-csrf-token`. A cross-site page can make the browser send the
- * cookie (top-level navigations) but cannot read the token nor set a custom header without CORS, which
- * this service never grants.
+ * The principal of a first-party call authenticated by the session cookie (tRPC only), or null without one: the
+ * user acts for themself, with every scope. CSRF: besides SameSite=Lax, every cookie-authenticated call echoes the
+ * session's CSRF token in `x-csrf-token`, which a cross-site page can neither read nor send without CORS.
  */
 export async function authenticateSession(
   em: EntityManager,

@@ -17,14 +17,9 @@ export const CSRF_PREFIX = 'csrf_';
 export const SESSION_TTL_SEC = 7 * 24 * 3600;
 
 /**
- * Failed sign-ins, counted so that guessing gets nowhere while nobody can lock an owner out:
- * - per client address: 20 failures in 15 minutes, whatever the e-mail;
- * - per (client address, e-mail): 5 failures free, then a growing wait after each further failure
- *   (1, 2, 4, 8, then 15 minutes), over the last 24 hours;
- * - per e-mail from everywhere (guesses spread over addresses): once the account has had 10 failures in
- *   15 minutes, an address that has itself failed on it gets one attempt per 15 minutes. An address that has not
- *   is still let in with the right password, so failures made elsewhere never lock the owner out of a new
- *   device; nor is a client that signed in to the account before (its device cookie or its address) held back.
+ * Failed sign-ins, counted so that guessing gets nowhere while nobody can lock an owner out: per address, per
+ * (address, e-mail) with growing waits, and per account, where only addresses that have themselves failed are slowed
+ * (docs/decisions.md, "Sign-in limits, without a lockout button").
  */
 export const LOGIN_FAILURE_WINDOW_SEC = 15 * 60;
 export const MAX_LOGIN_FAILURES_PER_IP = 20;

@@ -1,13 +1,8 @@
 /**
- * The SDK's Streamable HTTP server transport, reduced to what /mcp uses (stateless, JSON answers, POST) and
- * working on the request Fastify has already read and parsed. The SDK's own `StreamableHTTPServerTransport` turns
- * each Node request into a Fetch Request and the answer back into a Node response (@hono/node-server), and its
- * close builds an Error with a stack trace: more CPU per tool call than the rest of the JSON-RPC handling
- * (docs/performance.md#where-the-service-bypasses-its-libraries). The checks and answers below are those of the SDK 1.32's
- * `WebStandardStreamableHTTPServerTransport.handlePostRequest` and `send` in that mode, in the same order, with
- * the SDK's own schemas and messages; test/mcp/mcp-transport.test.ts pins them. Stricter than the SDK, as JSON-RPC
- * 2.0 asks: an empty batch is an Invalid Request (the SDK answers 202), and so is JSON the body parser would not
- * take (`__proto__` keys, absurd nesting).
+ * The SDK's Streamable HTTP server transport, reduced to what /mcp uses (stateless, JSON answers, POST) and working on
+ * the body Fastify already parsed, without the SDK's Fetch round trip (docs/performance.md#mcp-tool-calls). Its checks
+ * and answers are the SDK 1.32's in that mode (test/mcp/mcp-transport.test.ts pins them), stricter only where
+ * JSON-RPC 2.0 asks: an empty batch and JSON the body parser refuses are Invalid Requests.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { MAX_BATCH_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';

@@ -17,14 +17,9 @@ import { callProcedure, type Context, type ProcedureMeta } from '../../api/call.
 import { type RestOperation, restOperations } from './rest-input.ts';
 
 /**
- * How a REST request reaches its procedure: trpc-to-openapi's routes (each procedure's `meta.openapi`) and its input
- * rules (query or JSON body plus path parameters, string coercion, a single query value for an array parameter),
- * worked out once per operation at start; trpc-to-openapi's handler works them out per request, with a Fetch
- * `Request` per call, which cost more than the call (docs/performance.md#the-rest-dispatch).
- *
- * One table serves both questions a request asks of the routes, so that a request is matched once: which
- * operation it addresses (404, 405 and the query-string rules, from the OpenAPI document's parameters) and
- * which procedure runs it. The REST suites under test/ pin the answers.
+ * How a REST request reaches its procedure: trpc-to-openapi's routes and input rules, worked out once per operation
+ * at start rather than per request (docs/performance.md#the-rest-dispatch). One table answers both questions a
+ * request asks (which operation, with its 404, 405 and query rules; which procedure), so it is matched once.
  */
 export interface RestRoute extends RestOperation {
   method: string;

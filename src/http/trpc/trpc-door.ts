@@ -12,16 +12,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { callProcedure, type Context, procedureAt } from '../../api/call.ts';
 
 /**
- * tRPC's HTTP protocol for what first-party apps send (`httpLink` and `httpBatchLink`: a query by GET, a
- * mutation by POST with a JSON body, one call or a batch, answered in one JSON body), served without the Fetch
- * API: tRPC's own handler turns every Node request into a Fetch `Request` and its answer into a `Response` read
- * back, which cost more than a small read's own work (docs/performance.md#the-trpc-door).
- *
- * Each step below is tRPC 11's `resolveResponse`, in its order and with its messages, status codes and headers;
- * test/http/trpc-door.test.ts sends the same requests to both and compares the answers. Streams
- * (`trpc-accept: application/jsonl`, SSE), HEAD, other methods and `connectionParams` are not taken here and go
- * to tRPC's own handler; where that handler's answer is not JSON or not an answer at all, the door's differs on
- * purpose (see planTrpcRequest).
+ * tRPC's HTTP protocol for what `httpLink` and `httpBatchLink` send, without the Fetch API round trip of tRPC's own
+ * handler (docs/performance.md#the-trpc-door). Each step is tRPC 11's `resolveResponse`, in order, with its messages,
+ * statuses and headers (test/http/trpc-door.test.ts compares both); streams, HEAD and other methods go to tRPC's
+ * handler.
  */
 export interface TrpcDoorOptions {
   router: AnyRouter;
