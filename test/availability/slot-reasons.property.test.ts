@@ -67,6 +67,8 @@ function rulesArb(base: number) {
   return fc
     .record({
       durationMin: fc.constantFrom(15, 30, 45, 60),
+      // Steps that divide a day: where hours run on through midnight, the engine's grid runs on from the first
+      // day of the window asked for, so with a step like 7 a long window's grid and a one-slot window's differ.
       stepMin: fc.constantFrom(5, 10, 15, 20, 30, 45, 60),
       bufferBeforeMin: fc.constantFrom(0, 0, 5, 15),
       bufferAfterMin: fc.constantFrom(0, 0, 10, 30),

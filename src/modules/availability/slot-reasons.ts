@@ -12,6 +12,7 @@ import {
   hostWindows,
   joinsOpenSeat,
   keepsClear,
+  noticeEdge,
   type Schedule,
   type SlotRules,
   teamWindows,
@@ -82,9 +83,9 @@ export type ReasonProducer = (slot: SlotContext) => SlotReason[];
 
 const inactive: ReasonProducer = (slot) => (slot.active ? [] : [{ kind: 'inactive' }]);
 
-/** The engine's earliest start: now plus the notice, rounded up to a minute (0 notice: nothing in the past). */
+/** No slot starts before now plus the minimum notice (0 notice: nothing in the past). */
 const minimumNotice: ReasonProducer = ({ rules, start }) => {
-  const earliest = Math.ceil((rules.now + rules.minNoticeMin * MINUTE_MS) / MINUTE_MS);
+  const earliest = noticeEdge(rules);
   if (start >= earliest) return [];
   return [{ kind: 'minimum_notice', minNoticeMin: rules.minNoticeMin, earliestStart: new Date(earliest * MINUTE_MS).toISOString() }];
 };
@@ -143,7 +144,7 @@ function busyReasons(hostId: string, entry: BusyEntry, start: number, end: numbe
 export const REASON_PRODUCERS: readonly ReasonProducer[] = [inactive, minimumNotice, workingHours, slotInterval, bookedTime];
 
 /** The engine's verdict on one slot, per host and overall, with every reason it is not offered. */
-export function explainSlot(facts: SlotQuestionFacts, producers: readonly ReasonProducer[] = REASON_PRODUCERS): SlotExplanation {
+export function explainSlot(facts: SlotQuestionFacts): SlotExplanation {
   const { rules, mode } = facts;
   const hosts = facts.hosts.map((host): HostContext => {
     const calendar = toEngineHost(host);
@@ -159,14 +160,12 @@ export function explainSlot(facts: SlotQuestionFacts, producers: readonly Reason
     hosts,
   };
   const offers = (calendars: CalendarHost[]) => facts.active && computeSlotStarts(rules, calendars, mode).includes(slot.start);
-  const perHost =
-    mode === 'all'
-      ? hosts.map((host) => ({ hostId: host.hostId, available: offers(hosts.map((h) => h.calendar)) }))
-      : hosts.map((host) => ({ hostId: host.hostId, available: offers([host.calendar]) }));
+  const team = mode === 'all' && offers(hosts.map((host) => host.calendar));
+  const perHost = hosts.map((host) => ({ hostId: host.hostId, available: mode === 'all' ? team : offers([host.calendar]) }));
   return {
     available: perHost.length > 0 && (mode === 'all' ? perHost.every((h) => h.available) : perHost.some((h) => h.available)),
     hosts: perHost,
-    reasons: producers.flatMap((produce) => produce(slot)),
+    reasons: REASON_PRODUCERS.flatMap((produce) => produce(slot)),
   };
 }
 

@@ -108,6 +108,11 @@ export interface Grid {
   latestEnd: number;
 }
 
+/** The earliest start the minimum notice allows: now plus the notice, rounded up to a minute. */
+export function noticeEdge(rules: SlotRules): number {
+  return Math.ceil((rules.now + rules.minNoticeMin * MINUTE_MS) / MINUTE_MS);
+}
+
 export function gridOf(rules: SlotRules): Grid | undefined {
   if (!(rules.durationMin > 0) || !(rules.stepMin > 0)) return undefined;
   return {
@@ -115,7 +120,7 @@ export function gridOf(rules: SlotRules): Grid | undefined {
     step: rules.stepMin,
     before: rules.bufferBeforeMin,
     after: rules.bufferAfterMin,
-    earliest: Math.ceil(Math.max(rules.from, rules.now + rules.minNoticeMin * MINUTE_MS) / MINUTE_MS),
+    earliest: Math.max(Math.ceil(rules.from / MINUTE_MS), noticeEdge(rules)),
     latestEnd: Math.floor(rules.to / MINUTE_MS),
   };
 }
