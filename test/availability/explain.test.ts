@@ -189,6 +189,13 @@ describe('GET /api/v2/availability/explain', () => {
     expect(unknownParameter.status).toBe(400);
     expect((await explain({ eventTypeId: 'nope', start: MONDAY_9AM })).status).toBe(404);
     expect((await explain({ eventTypeId: eventType.id, start: MONDAY_9AM }, stranger)).status).toBe(404);
+    for (const start of ['0001-01-01T00:00:00Z', '9999-12-31T23:00:00Z', '2026-03-02T09:00:00-05:00']) {
+      const res = await explain({ eventTypeId: eventType.id, start });
+      expect(res.status, start).toBe(200);
+    }
+    const pastYear9999 = await explain({ eventTypeId: eventType.id, start: '9999-12-31T23:30:00Z' });
+    expect(pastYear9999.status).toBe(400);
+    expect(pastYear9999.body.details[0].path).toEqual(['start']);
     const narrow = await createUserWithToken(t.em(), { scopes: ['read:bookings'] });
     const forbidden = await explain({ eventTypeId: eventType.id, start: MONDAY_9AM }, narrow);
     expect(forbidden.status).toBe(403);

@@ -7,6 +7,9 @@ import { findEventType, type Host, hostMode, loadHosts, slotRules } from './avai
 import { MINUTE_MS } from './intervals.ts';
 import { type BusyEntry, type ExplainHost, explainSlot } from './slot-reasons.ts';
 
+/** The first instant an RFC 3339 date-time cannot write (four-digit years). */
+const YEAR_10000 = Date.UTC(10000, 0, 1);
+
 interface BusyRow {
   host_id: string;
   event_type_id: string;
@@ -44,6 +47,7 @@ export async function explainAvailability(em: EntityManager, ownerId: string, in
   }
   const start = Date.parse(input.start);
   const end = start + durationMin * MINUTE_MS;
+  if (end >= YEAR_10000) throw invalidField(['start'], 'must leave the slot ending before the year 10000');
   const hosts = await loadHosts(em, eventType);
   const busy = await loadBusy(em, eventType, ownerId, hosts, start - eventType.bufferBeforeMin * MINUTE_MS, end + eventType.bufferAfterMin * MINUTE_MS);
   const explanation = explainSlot({
