@@ -167,7 +167,7 @@ describe('MCP at /mcp with a personal access token (official SDK client)', () =>
       arguments: { invitee_name: 'Ada', invitee_email: 'ada@example.test', when: 'Monday morning' },
     });
     const text = prompt.messages[0]?.content.type === 'text' ? prompt.messages[0].content.text : '';
-    for (const named of ['list_event_types', 'get_availability', 'create_booking']) {
+    for (const named of ['list_event_types', 'get_availability', 'explain_availability', 'create_booking']) {
       expect(text).toContain(named);
       expect(tools.map((tool) => tool.name)).toContain(named);
     }
