@@ -27,7 +27,8 @@ const PROMPTS: McpPrompt[] = [
         `Book a meeting for ${args.invitee_name} <${args.invitee_email}>${args.when ? `, ${args.when}` : ''}.`,
         `1. Call list_event_types and pick the active event type${args.event_type ? ` named like "${args.event_type}"` : ''}.`,
         '2. Call get_availability for it with a window (`from`, `to`, RFC 3339, at most 31 days) that covers the wish; ' +
-          "pass `tz` as the invitee's time zone to read the slots in it.",
+          "pass `tz` as the invitee's time zone to read the slots in it. When the time they asked for is not among " +
+          'the slots, call explain_availability with that `start` and tell them why it is not offered.',
         '3. Call create_booking with the event type id, a returned slot `start`, `durationMin` and the invitee ' +
           "(name, email, IANA timezone). If it answers 409 (the slot was just taken), pick another slot and try again.",
         '4. Confirm the booked start time in the invitee’s time zone.',

@@ -78,6 +78,11 @@ describe('MCP at /mcp with a personal access token (official SDK client)', () =>
       ['get_me', {}, '/api/v2/me'],
       ['list_event_types', {}, '/api/v2/event-types'],
       ['get_availability', { eventTypeId, ...WINDOW }, `/api/v2/availability?eventTypeId=${eventTypeId}&from=${WINDOW.from}&to=${WINDOW.to}`],
+      [
+        'explain_availability',
+        { eventTypeId, start: '2026-03-05T15:00:00Z' },
+        `/api/v2/availability/explain?eventTypeId=${eventTypeId}&start=2026-03-05T15:00:00Z`,
+      ],
       ['list_bookings', {}, '/api/v2/bookings'],
       ['get_booking', { id: booking.id }, `/api/v2/bookings/${booking.id}`],
       ['get_event_type', { id: eventTypeId }, `/api/v2/event-types/${eventTypeId}`],
@@ -128,6 +133,18 @@ describe('MCP at /mcp with a personal access token (official SDK client)', () =>
     expect(canceled).toMatchObject({ id: booking.id, status: 'canceled', cancelReason: 'MCP test' });
   });
 
+  it('tells an assistant why a time is not offered', async () => {
+    const booking = await createBooking(t.em(), { eventType, startAt: '2026-03-06T16:00:00Z' });
+    const explained = structured(
+      await client.callTool({ name: 'explain_availability', arguments: { eventTypeId, start: '2026-03-06T16:00:00Z', durationMin: 30 } }),
+    );
+    expect(explained).toMatchObject({ available: false, reasons: [{ kind: 'booked', hostId: owner.id, bookingId: booking.id }] });
+    const early = structured(await client.callTool({ name: 'explain_availability', arguments: { eventTypeId, start: '2026-03-06T13:00:00Z' } }));
+    expect(early).toMatchObject({ available: false, reasons: [{ kind: 'outside_working_hours', hostId: owner.id }] });
+    const bad = errorBody(await client.callTool({ name: 'explain_availability', arguments: { eventTypeId, start: '2026-03-06T16:00:00Z', durationMin: 45 } }));
+    expect(bad.details).toEqual([expect.objectContaining({ path: ['durationMin'] })]);
+  });
+
   it('answers bad arguments and unknown ids with the REST error body as an isError result', async () => {
     const bad = errorBody(await client.callTool({ name: 'get_availability', arguments: { eventTypeId, from: 'soon' } }));
     const restBad = await t.http.get(`/api/v2/availability?eventTypeId=${eventTypeId}&from=soon`).set(...bearer(owner.token));
@@ -150,7 +167,7 @@ describe('MCP at /mcp with a personal access token (official SDK client)', () =>
       arguments: { invitee_name: 'Ada', invitee_email: 'ada@example.test', when: 'Monday morning' },
     });
     const text = prompt.messages[0]?.content.type === 'text' ? prompt.messages[0].content.text : '';
-    for (const named of ['list_event_types', 'get_availability', 'create_booking']) {
+    for (const named of ['list_event_types', 'get_availability', 'explain_availability', 'create_booking']) {
       expect(text).toContain(named);
       expect(tools.map((tool) => tool.name)).toContain(named);
     }

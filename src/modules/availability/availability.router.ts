@@ -2,6 +2,8 @@ import { scopedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
 import { AvailabilityInputSchema, AvailabilityOutputSchema, MAX_WINDOW_DAYS } from './availability.schemas.ts';
 import { getAvailability } from './availability.service.ts';
+import { ExplainInputSchema, ExplainOutputSchema } from './availability-explain.schemas.ts';
+import { explainAvailability } from './availability-explain.service.ts';
 
 export const availabilityRouter = router({
   get: scopedProcedure('read:availability')
@@ -25,4 +27,22 @@ export const availabilityRouter = router({
     .input(AvailabilityInputSchema)
     .output(AvailabilityOutputSchema)
     .query(({ ctx, input }) => getAvailability(ctx.em, ctx.principal.userId, input, ctx.clock.now())),
+  explain: scopedProcedure('read:availability')
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/availability/explain',
+        operationId: 'explainAvailability',
+        tags: ['Availability'],
+        summary: 'Explain whether a slot is offered',
+        description:
+          'Whether one slot of one of your event types can be booked now (`available` is true exactly when GET ' +
+          '/availability offers it) and, when not, every reason: each names its rule (`kind`) and, for a team, the ' +
+          'host it concerns. Round robin needs one free host, collective every host; `hosts` gives each verdict. ' +
+          'Bookings are named only when they are yours.',
+      },
+    })
+    .input(ExplainInputSchema)
+    .output(ExplainOutputSchema)
+    .query(({ ctx, input }) => explainAvailability(ctx.em, ctx.principal.userId, input, ctx.clock.now())),
 });

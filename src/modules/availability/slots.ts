@@ -66,18 +66,38 @@ export function computeSlotStarts(rules: SlotRules, hosts: readonly CalendarHost
 }
 
 function hostStarts(rules: SlotRules, host: CalendarHost, grid: Grid): number[] {
-  return gridStarts(scheduleIntervals(host.schedule, rules.from, rules.to), host.busy, host.openSeats, grid);
+  return gridStarts(hostWindows(rules, host), host.busy, host.openSeats, grid);
 }
 
 /** Collective: the grid over the intersection of the hosts' availability, with everyone's busy time. */
 function collectiveStarts(rules: SlotRules, hosts: readonly CalendarHost[], grid: Grid): number[] {
-  let windows = scheduleIntervals(hosts[0]!.schedule, rules.from, rules.to);
-  for (const host of hosts.slice(1)) windows = intersectIntervals(windows, scheduleIntervals(host.schedule, rules.from, rules.to));
-  return gridStarts(windows, unionIntervals(hosts.map((host) => host.busy)), undefined, grid);
+  return gridStarts(teamWindows(rules, hosts), unionIntervals(hosts.map((host) => host.busy)), undefined, grid);
+}
+
+/** A host's availability windows for the rules' window: where its slot grid starts. */
+export function hostWindows(rules: SlotRules, host: CalendarHost): Intervals {
+  return scheduleIntervals(host.schedule, rules.from, rules.to);
+}
+
+/** Collective: the windows where every host is available (the grid starts at each of them). */
+export function teamWindows(rules: SlotRules, hosts: readonly CalendarHost[]): Intervals {
+  let windows = hostWindows(rules, hosts[0]!);
+  for (const host of hosts.slice(1)) windows = intersectIntervals(windows, hostWindows(rules, host));
+  return windows;
+}
+
+/** Busy time [busyStart, busyEnd) (minutes) stays clear of the slot at `start` with the event type's buffers. */
+export function keepsClear(busyStart: number, busyEnd: number, start: number, grid: Grid): boolean {
+  return busyEnd <= start - grid.before || busyStart >= start + grid.duration + grid.after;
+}
+
+/** A group block of this event type with seats left at exactly this slot: joining it is allowed whatever else is busy. */
+export function joinsOpenSeat(openSeats: ReadonlyMap<number, number> | undefined, start: number, grid: Grid): boolean {
+  return openSeats?.get(start) === start + grid.duration;
 }
 
 /** The rules in whole minutes; undefined when no slot can exist (a duration or step that is not positive). */
-interface Grid {
+export interface Grid {
   duration: number;
   step: number;
   before: number;
@@ -88,14 +108,19 @@ interface Grid {
   latestEnd: number;
 }
 
-function gridOf(rules: SlotRules): Grid | undefined {
+/** The earliest start the minimum notice allows: now plus the notice, rounded up to a minute. */
+export function noticeEdge(rules: SlotRules): number {
+  return Math.ceil((rules.now + rules.minNoticeMin * MINUTE_MS) / MINUTE_MS);
+}
+
+export function gridOf(rules: SlotRules): Grid | undefined {
   if (!(rules.durationMin > 0) || !(rules.stepMin > 0)) return undefined;
   return {
     duration: rules.durationMin,
     step: rules.stepMin,
     before: rules.bufferBeforeMin,
     after: rules.bufferAfterMin,
-    earliest: Math.ceil(Math.max(rules.from, rules.now + rules.minNoticeMin * MINUTE_MS) / MINUTE_MS),
+    earliest: Math.max(Math.ceil(rules.from / MINUTE_MS), noticeEdge(rules)),
     latestEnd: Math.floor(rules.to / MINUTE_MS),
   };
 }
@@ -105,7 +130,7 @@ function gridOf(rules: SlotRules): Grid | undefined {
  * increasing order, so one pointer walks the normalized busy intervals. O(windows + slots + busy).
  */
 function gridStarts(windows: Intervals, busy: Intervals, openSeats: ReadonlyMap<number, number> | undefined, grid: Grid): number[] {
-  const { duration, step, before, after, earliest, latestEnd } = grid;
+  const { duration, step, before, earliest, latestEnd } = grid;
   const starts: number[] = [];
   let b = 0;
   for (let w = 0; w < windows.length; w += 2) {
@@ -117,7 +142,7 @@ function gridStarts(windows: Intervals, busy: Intervals, openSeats: ReadonlyMap<
     for (let start = windowStart + skip * step; start <= lastStart; start += step) {
       const bufferedStart = start - before;
       while (b < busy.length && busy[b + 1]! <= bufferedStart) b += 2;
-      if (b >= busy.length || busy[b]! >= start + duration + after || openSeats?.get(start) === start + duration) {
+      if (b >= busy.length || keepsClear(busy[b]!, busy[b + 1]!, start, grid) || joinsOpenSeat(openSeats, start, grid)) {
         starts.push(start);
       }
     }

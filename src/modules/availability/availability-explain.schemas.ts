@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { EXAMPLE } from '../../lib/examples.ts';
+import { dateTimeQueryParam } from '../../lib/query-params.ts';
+
+export const ExplainInputSchema = z.object({
+  eventTypeId: z.string().min(1).max(64).meta({ description: 'One of your event types.', examples: [EXAMPLE.eventTypeId] }),
+  start: dateTimeQueryParam('Start of the slot to explain.', EXAMPLE.start),
+  durationMin: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1440)
+    .meta({ description: 'Minutes; one of the event type’s `durationsMin` (default: the first one).', examples: [30] })
+    .optional(),
+});
+
+export type ExplainInput = z.infer<typeof ExplainInputSchema>;
+
+const hostId = z.string().meta({ description: 'The host whose time this is.', examples: [EXAMPLE.userId] });
+const bookingId = z
+  .string()
+  .meta({ description: 'The booking, when it is one of yours (another user’s booking of a shared host is not named).', examples: [EXAMPLE.bookingId] })
+  .optional();
+
+const reason = <K extends string, S extends z.ZodRawShape>(kind: K, description: string, shape: S) =>
+  z.object({ kind: z.literal(kind).meta({ description: 'The rule.', examples: [kind] }), ...shape }).meta({ description });
+
+export const SlotReasonSchema = z
+  .discriminatedUnion('kind', [
+    reason('inactive', 'The event type is inactive: it offers no slots.', {}),
+    reason('minimum_notice', 'The slot starts in the past or sooner than the event type’s minimum notice allows.', {
+      minNoticeMin: z.int().meta({ description: 'The event type’s minimum notice, minutes.', examples: [60] }),
+      earliestStart: z.iso.datetime({ offset: true }).meta({ description: 'The earliest start allowed now.', examples: [EXAMPLE.start] }),
+    }),
+    reason('outside_working_hours', 'The slot is not inside the host’s weekly hours.', { hostId }),
+    reason('date_override', 'A date override of the host (its hours for that date) leaves the slot out.', {
+      hostId,
+      date: z.iso.date().meta({ description: 'The overridden local date.', examples: ['2026-12-24'] }),
+    }),
+    reason(
+      'slot_interval',
+      'The slot is inside the hours but not on the slot grid: slots start at the start of each availability interval (for a collective event type, the hours all hosts share) and every `stepMin` minutes after it, on whole minutes.',
+      { stepMin: z.int().meta({ description: 'The distance between slot starts, minutes.', examples: [30] }), hostId: hostId.optional() },
+    ),
+    reason('booked', 'The host has a booking at that time.', { hostId, bookingId }),
+    reason('buffer', 'The slot is clear of a booking but too close to it: their buffers (this event type’s or the booking’s) overlap.', {
+      hostId,
+      bookingId,
+    }),
+    reason('seats_full', 'Every seat of this group slot is taken.', { hostId }),
+    reason('calendar_busy', 'Busy in one of the host’s connected calendars (from connected calendars; the event’s details are never shown).', {
+      hostId,
+      connectionId: z.string().meta({ description: 'The calendar connection.', examples: ['7c2e9a41-5b3d-4f8e-a6c1-2d9b4e7f3a58'] }),
+      connectionName: z.string().meta({ description: 'The calendar connection’s name.', examples: ['Work calendar'] }),
+    }),
+  ])
+  .meta({ id: 'SlotReason', description: 'Why a slot is not offered; `kind` names the rule.' });
+
+export const ExplainOutputSchema = z.object({
+  available: z.boolean().meta({ description: 'True exactly when GET /availability offers this slot (and POST /bookings accepts it).', examples: [false] }),
+  start: z.iso.datetime({ offset: true }).meta({ description: 'Start of the slot (UTC).', examples: [EXAMPLE.start] }),
+  end: z.iso.datetime({ offset: true }).meta({ description: 'End of the slot (UTC).', examples: [EXAMPLE.end] }),
+  hosts: z
+    .array(z.object({ hostId, available: z.boolean().meta({ description: 'Whether this host can take the slot.', examples: [true] }) }))
+    .meta({ description: 'Each host’s verdict: round robin needs one free host, collective all of them.' }),
+  reasons: z
+    .array(SlotReasonSchema)
+    .meta({ description: 'Every reason the slot, or a host, is not available; for round robin also those of busy hosts when another is free.' }),
+});
+
+export type ExplainOutput = z.infer<typeof ExplainOutputSchema>;

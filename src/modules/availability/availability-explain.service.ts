@@ -1,0 +1,98 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { invalidField, notFound } from '../../lib/errors.ts';
+import { executePrepared } from '../../lib/prepared-sql.ts';
+import type { EventTypeRecord } from '../event-types/event-type.rows.ts';
+import type { ExplainInput, ExplainOutput } from './availability-explain.schemas.ts';
+import { findEventType, type Host, hostMode, loadHosts, slotRules } from './availability.service.ts';
+import { MINUTE_MS } from './intervals.ts';
+import { type BusyEntry, type ExplainHost, explainSlot } from './slot-reasons.ts';
+
+/** The first instant an RFC 3339 date-time cannot write (four-digit years). */
+const YEAR_10000 = Date.UTC(10000, 0, 1);
+
+interface BusyRow {
+  host_id: string;
+  event_type_id: string;
+  busy_from: number;
+  busy_to: number;
+  meeting_from: number;
+  meeting_to: number;
+  seats_taken: number;
+  booking_ids: string[];
+}
+
+/**
+ * The hosts' active busy blocks that can touch the slot with its buffers, in minutes (busy time rounded outward
+ * as the slot engine's own query does), each with the ids of its active bookings that the caller owns: a shared
+ * host's bookings of another user's event types are never named.
+ */
+const BUSY_SQL = `select bb.host_id, bb.event_type_id, bb.seats_taken,
+       floor(date_part('epoch', lower(bb.busy)) / 60)::int as busy_from,
+       ceil(date_part('epoch', upper(bb.busy)) / 60)::int as busy_to,
+       date_part('epoch', bb.start_at) / 60 as meeting_from,
+       date_part('epoch', bb.end_at) / 60 as meeting_to,
+       array(select b.id from booking_busy_block bbb join booking b on b.id = bbb.booking_id
+              where bbb.busy_block_id = bb.id and b.owner_id = ? and b.status = 'active' order by b.id) as booking_ids
+  from busy_block bb
+ where bb.host_id = any(?::text[]) and bb.active and bb.busy && tstzrange(?, ?)
+ order by bb.host_id, bb.start_at, bb.id`;
+
+/** GET /availability/explain: the engine's verdict on one slot of the caller's event type, and every reason. */
+export async function explainAvailability(em: EntityManager, ownerId: string, input: ExplainInput, now: Date): Promise<ExplainOutput> {
+  const eventType = await findEventType(em, input.eventTypeId, ownerId);
+  if (!eventType) throw notFound('Event type');
+  const durationMin = input.durationMin ?? eventType.durationsMin[0]!;
+  if (!eventType.durationsMin.includes(durationMin)) {
+    throw invalidField(['durationMin'], `must be one of this event type's durations: ${eventType.durationsMin.join(', ')}`);
+  }
+  const start = Date.parse(input.start);
+  const end = start + durationMin * MINUTE_MS;
+  if (end >= YEAR_10000) throw invalidField(['start'], 'must leave the slot ending before the year 10000');
+  const hosts = await loadHosts(em, eventType);
+  const busy = await loadBusy(em, eventType, ownerId, hosts, start - eventType.bufferBeforeMin * MINUTE_MS, end + eventType.bufferAfterMin * MINUTE_MS);
+  const explanation = explainSlot({
+    rules: slotRules(eventType, durationMin, now, start, end),
+    mode: hostMode(eventType.kind),
+    active: eventType.active,
+    hosts: hosts.map((host): ExplainHost => ({
+      hostId: host.id,
+      schedule: { weekly: host.weekly, overrides: host.overrides, timeZone: host.timeZone },
+      busy: busy.get(host.id) ?? [],
+    })),
+  });
+  return { ...explanation, start: new Date(start).toISOString(), end: new Date(end).toISOString() };
+}
+
+async function loadBusy(
+  em: EntityManager,
+  eventType: EventTypeRecord,
+  ownerId: string,
+  hosts: readonly Host[],
+  from: number,
+  to: number,
+): Promise<Map<string, BusyEntry[]>> {
+  // A minute of margin: the engine compares busy time rounded outward to minutes.
+  const rows = await executePrepared<BusyRow>(em, 'availability.explain-busy', BUSY_SQL, [
+    ownerId,
+    hosts.map((host) => host.id),
+    new Date(from - MINUTE_MS),
+    new Date(to + MINUTE_MS),
+  ]);
+  const byHost = new Map<string, BusyEntry[]>();
+  for (const row of rows) {
+    const entries = byHost.get(row.host_id) ?? [];
+    entries.push(toBusyEntry(eventType, row));
+    byHost.set(row.host_id, entries);
+  }
+  return byHost;
+}
+
+function toBusyEntry(eventType: EventTypeRecord, row: BusyRow): BusyEntry {
+  const groupSlot = eventType.kind === 'group' && row.event_type_id === eventType.id;
+  return {
+    busy: [Number(row.busy_from), Number(row.busy_to)],
+    meeting: [Number(row.meeting_from), Number(row.meeting_to)],
+    bookingIds: row.booking_ids,
+    ...(groupSlot ? { seats: row.seats_taken < eventType.seatsPerSlot ? ('open' as const) : ('full' as const) } : {}),
+  };
+}
