@@ -1,0 +1,91 @@
+import ICAL from 'ical.js';
+import { findIana } from 'windows-iana';
+import { isValidTimeZone } from '../../lib/time.ts';
+import { wallClockToInstant } from '../availability/wall-clock.ts';
+
+/**
+ * The IANA zone a TZID names, if any: an IANA name itself, a Windows zone name as Outlook and Exchange write it
+ * ("W. Europe Standard Time", mapped through CLDR's windowsZones table), or an IANA name at the end of a
+ * path-like TZID ("/mozilla.org/20050126_1/Europe/Berlin"). Undefined for anything else (a custom zone only its
+ * VTIMEZONE describes).
+ */
+export function ianaZoneFor(tzid: string): string | undefined {
+  const name = tzid.trim();
+  if (isValidTimeZone(name)) return name;
+  const windows = findIana(name)[0];
+  if (windows) return windows;
+  const segments = name.split('/').filter(Boolean);
+  for (let take = Math.min(3, segments.length - 1); take >= 2; take -= 1) {
+    const suffix = segments.slice(-take).join('/');
+    if (isValidTimeZone(suffix)) return suffix;
+  }
+  return undefined;
+}
+
+/** Milliseconds since the epoch of a wall-clock time in an IANA zone (a repeated time is the earlier instant). */
+export function zonedInstant(time: ICAL.Time, zone: string): number {
+  const date = { year: time.year, month: time.month, day: time.day };
+  const minutes = time.isDate ? 0 : time.hour * 60 + time.minute;
+  return wallClockToInstant(date, minutes, zone) + (time.isDate ? 0 : time.second * 1000);
+}
+
+/**
+ * An ical.js zone backed by the runtime's tz database instead of a VTIMEZONE: exact for every year, where the
+ * VTIMEZONE a feed ships often holds only the current rules (or is missing, as in a CalDAV REPORT's VEVENTs).
+ */
+export class IanaZone extends ICAL.Timezone {
+  readonly iana: string;
+
+  constructor(tzid: string, iana: string) {
+    super({ tzid });
+    this.iana = iana;
+  }
+
+  override utcOffset(time: ICAL.Time): number {
+    const wallClockAsUtc = Date.UTC(time.year, time.month - 1, time.day, time.hour, time.minute, time.second);
+    return Math.round((wallClockAsUtc - zonedInstant(time, this.iana)) / 1000);
+  }
+}
+
+const DATE_PROPERTIES = ['dtstart', 'dtend', 'rdate', 'exdate', 'recurrence-id'];
+
+/**
+ * The calendar's VEVENTs, each re-parented under a root holding only the VTIMEZONEs still needed, so that ical.js
+ * reads every TZID that names an IANA zone through that zone, and looks a TZID up among a few VTIMEZONEs rather
+ * than among all the calendar's components (a scan ical.js repeats for each date it reads, unless it finds one).
+ * An IANA zone is registered in ical.js's shared registry (the same TZID always maps to the same zone, so sharing
+ * it is safe); a TZID naming no known zone keeps its VTIMEZONE and, without one, ical.js reads it as floating.
+ */
+export function eventsWithZones(calendar: ICAL.Component): ICAL.Component[] {
+  const events = calendar.getAllSubcomponents('vevent');
+  const mapped = new Set<string>();
+  for (const tzid of tzidsUsed(events)) {
+    const iana = ianaZoneFor(tzid);
+    if (!iana) continue;
+    mapped.add(tzid);
+    const registered = ICAL.TimezoneService.get(tzid);
+    if (registered === ICAL.Timezone.utcTimezone) continue;
+    if (!(registered instanceof IanaZone && registered.iana === iana)) {
+      ICAL.TimezoneService.register(new IanaZone(tzid, iana), tzid);
+    }
+  }
+  const zones = new ICAL.Component('vcalendar');
+  for (const vtimezone of calendar.getAllSubcomponents('vtimezone')) {
+    if (!mapped.has(String(vtimezone.getFirstPropertyValue('tzid')))) zones.addSubcomponent(vtimezone);
+  }
+  for (const event of events) event.parent = zones;
+  return events;
+}
+
+function tzidsUsed(events: ICAL.Component[]): Set<string> {
+  const tzids = new Set<string>();
+  for (const event of events) {
+    for (const name of DATE_PROPERTIES) {
+      for (const property of event.getAllProperties(name)) {
+        const tzid = property.getParameter('tzid');
+        if (typeof tzid === 'string') tzids.add(tzid);
+      }
+    }
+  }
+  return tzids;
+}
