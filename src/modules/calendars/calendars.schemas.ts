@@ -25,7 +25,7 @@ export const CalendarConnectionSchema = z
     name: z.string().meta({ description: 'A name for the owner.', examples: ['Work calendar'] }),
     url: z.string().meta({
       description: "The feed's address with its path masked (the full address is a secret, shown to nobody after creation).",
-      examples: ['https://calendar.google.com/…/ics'],
+      examples: ['https://calendar.google.com/….ics'],
     }),
     status: ConnectionStatusSchema,
     lastSyncedAt: z.iso.datetime().nullable().meta({ description: 'When the last successful sync ended; null before the first.', examples: [EXAMPLE.createdAt] }),
