@@ -20,9 +20,10 @@ export function largeFeed(events: number, series: number, anchor: Date): string 
     } else {
       lines.push(`DTSTART;TZID=${zone}:${day}T${pad(hour)}0000`, `DTEND;TZID=${zone}:${day}T${pad(hour)}4500`);
     }
-    if (i < series) lines.push(...recurrence(i, zone, day, hour, start));
+    if (i < series) lines.push(...recurrence(i, zone, hour, start));
     lines.push('END:VEVENT');
     if (i < series && i % 4 === 0) {
+      // Move the series' instance of about a week after the anchor.
       const moved = local(new Date(start + 7 * DAY * Math.ceil((anchor.getTime() - start) / (7 * DAY) + 1)));
       lines.push(
         'BEGIN:VEVENT',
@@ -39,7 +40,7 @@ export function largeFeed(events: number, series: number, anchor: Date): string 
   return lines.join('\r\n');
 }
 
-function recurrence(i: number, zone: string, day: string, hour: number, start: number): string[] {
+function recurrence(i: number, zone: string, hour: number, start: number): string[] {
   const rules = [
     'RRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR',
     'RRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,TH',
@@ -48,7 +49,7 @@ function recurrence(i: number, zone: string, day: string, hour: number, start: n
     `RRULE:FREQ=WEEKLY;UNTIL=${local(new Date(start + 900 * DAY))}T235959Z`,
   ];
   const exdates = [1, 2, 3].map((week) => `EXDATE;TZID=${zone}:${local(new Date(start + week * 7 * DAY))}T${pad(hour)}0000`);
-  return [rules[i % rules.length]!, ...exdates, `X-DAY:${day}`].filter((line) => !line.startsWith('X-'));
+  return [rules[i % rules.length]!, ...exdates];
 }
 
 function local(date: Date): string {

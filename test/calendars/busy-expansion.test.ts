@@ -179,6 +179,52 @@ describe('RFC 5545 rules', () => {
     ]);
   });
 
+  it('reads RDATE periods with their own end, counts an RDATE repeating an RRULE instance once, and EXDATE removes DTSTART from an RDATE set', () => {
+    const periods = event(
+      'periods',
+      'DTSTART:20260105T100000Z',
+      'DURATION:PT1H',
+      'RDATE;VALUE=PERIOD:20260107T100000Z/20260107T130000Z,20260108T100000Z/PT30M',
+      'RDATE;VALUE=PERIOD:20260109T100000Z/PT2H',
+      'EXDATE:20260109T100000Z',
+    );
+    const rdates = event('rdates', 'DTSTART:20260601T100000Z', 'DURATION:PT1H', 'RDATE:20260603T100000Z', 'EXDATE:20260601T100000Z');
+    const repeated = event('repeated', 'DTSTART:20260701T100000Z', 'DURATION:PT1H', 'RRULE:FREQ=DAILY;COUNT=2', 'RDATE:20260702T100000Z');
+    expect(readable(expandBusy(calendar(periods, rdates, repeated), window, HOST))).toEqual([
+      '2026-01-05T10:00:00.000Z 2026-01-05T11:00:00.000Z periods',
+      '2026-01-07T10:00:00.000Z 2026-01-07T13:00:00.000Z periods',
+      '2026-01-08T10:00:00.000Z 2026-01-08T10:30:00.000Z periods',
+      '2026-06-03T10:00:00.000Z 2026-06-03T11:00:00.000Z rdates',
+      '2026-07-01T10:00:00.000Z 2026-07-01T11:00:00.000Z repeated',
+      '2026-07-02T10:00:00.000Z 2026-07-02T11:00:00.000Z repeated',
+    ]);
+  });
+
+  it('matches EXDATE and RECURRENCE-ID to instances by instant, whatever zone each is written in', () => {
+    const master = event('mixed', 'DTSTART:20260601T100000Z', 'DURATION:PT1H', 'RRULE:FREQ=DAILY;COUNT=4', 'EXDATE;TZID=W. Europe Standard Time:20260602T120000');
+    const moved = event('mixed', 'RECURRENCE-ID;TZID=America/New_York:20260603T060000', 'DTSTART:20260603T150000Z', 'DURATION:PT1H');
+    expect(readable(expandBusy(calendar(master, moved), window, HOST))).toEqual([
+      '2026-06-01T10:00:00.000Z 2026-06-01T11:00:00.000Z mixed',
+      '2026-06-03T15:00:00.000Z 2026-06-03T16:00:00.000Z mixed',
+      '2026-06-04T10:00:00.000Z 2026-06-04T11:00:00.000Z mixed',
+    ]);
+  });
+
+  it('reads quoted and path-like TZIDs, and keeps events without a UID apart', () => {
+    const ics = calendar(
+      event('quoted', 'DTSTART;TZID="Pacific Standard Time":20260601T100000', 'DURATION:PT1H'),
+      event('path', 'DTSTART;TZID=/mozilla.org/20050126_1/America/New_York:20260601T100000', 'DURATION:PT1H'),
+      ['BEGIN:VEVENT', 'DTSTART:20260602T100000Z', 'DURATION:PT1H', 'END:VEVENT'].join('\r\n'),
+      ['BEGIN:VEVENT', 'DTSTART:20260603T100000Z', 'DURATION:PT1H', 'END:VEVENT'].join('\r\n'),
+    );
+    expect(readable(expandBusy(ics, window, HOST))).toEqual([
+      '2026-06-01T14:00:00.000Z 2026-06-01T15:00:00.000Z path',
+      '2026-06-01T17:00:00.000Z 2026-06-01T18:00:00.000Z quoted',
+      '2026-06-02T10:00:00.000Z 2026-06-02T11:00:00.000Z ',
+      '2026-06-03T10:00:00.000Z 2026-06-03T11:00:00.000Z ',
+    ]);
+  });
+
   it('counts an instance overlapping either edge of the window, whole, and none ending at its start', () => {
     const ics = calendar(event('edges', 'DTSTART:20260101T080000Z', 'DURATION:PT2H', 'RRULE:FREQ=HOURLY;INTERVAL=2'));
     const twoHours = { start: new Date('2026-03-01T09:00:00Z'), end: new Date('2026-03-01T12:00:00Z') };
@@ -199,6 +245,16 @@ describe('input that is not a readable calendar', () => {
     expect(() => expandBusy('BEGIN:VCALENDAR\r\nthis is no content line\r\nEND:VCALENDAR\r\n', WINDOW, HOST)).toThrow(
       /Malformed iCalendar/,
     );
+  });
+
+  it('refuses a document cut off in the middle, as a capped download is', () => {
+    const cut = calendar(event('whole', 'DTSTART:20261027T100000Z', 'DURATION:PT1H')).replace('END:VCALENDAR', 'BEGIN:VEVENT\r\nUID:cut\r\nDTST');
+    expect(() => expandBusy(cut, WINDOW, HOST)).toThrow(InvalidCalendarError);
+  });
+
+  it('names an event without a start, and what is wrong with it', () => {
+    const ics = calendar(event('no-start', 'SUMMARY:Private matter', 'DURATION:PT1H'));
+    expect(() => expandBusy(ics, WINDOW, HOST)).toThrow('Event "no-start" cannot be read: it has no valid DTSTART');
   });
 
   it('names the event that cannot be read, and not its title', () => {

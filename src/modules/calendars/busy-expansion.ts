@@ -30,7 +30,7 @@ export class InvalidCalendarError extends DomainError {
 }
 
 /** A series yielding more instances than this before the window's end is refused rather than expanded. */
-export const MAX_INSTANCES_PER_SERIES = 50_000;
+const MAX_INSTANCES_PER_SERIES = 50_000;
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -89,18 +89,20 @@ function parseEvents(ics: string): ICAL.Component[][] {
 }
 
 function seriesOf(events: ICAL.Component[]): Series[] {
-  const byUid = new Map<string, Series>();
-  for (const event of events) {
+  const byKey = new Map<string, Series>();
+  for (const [index, event] of events.entries()) {
     const uid = String(event.getFirstPropertyValue('uid') ?? '');
-    let series = byUid.get(uid);
+    // An event without a UID (against RFC 5545, but seen in exports) is a series of its own.
+    const key = uid || `\u0000${index}`;
+    let series = byKey.get(key);
     if (!series) {
       series = { uid, master: undefined, overrides: [] };
-      byUid.set(uid, series);
+      byKey.set(key, series);
     }
     if (event.hasProperty('recurrence-id')) series.overrides.push(event);
     else if (!series.master) series.master = event;
   }
-  return [...byUid.values()];
+  return [...byKey.values()];
 }
 
 function expandSeries(series: Series, context: Context, busy: BusyInterval[]): void {
@@ -112,8 +114,9 @@ function expandSeries(series: Series, context: Context, busy: BusyInterval[]): v
     }
     if (series.master && isBusy(series.master)) expandMaster(series.master, overridden, series.uid, context, busy);
   } catch (error) {
-    if (error instanceof InvalidCalendarError) throw error;
-    throw new InvalidCalendarError(`Malformed iCalendar: event ${JSON.stringify(series.uid)} could not be read`, { cause: error });
+    // ical.js's own messages may quote the event's text, so only ours are passed on.
+    const reason = error instanceof InvalidCalendarError ? error.message : 'its content is malformed';
+    throw new InvalidCalendarError(`Event ${JSON.stringify(series.uid)} cannot be read: ${reason}`, { cause: error });
   }
 }
 
@@ -126,19 +129,24 @@ function expandMaster(master: ICAL.Component, overridden: Set<string>, uid: stri
   // Instances are read on the wall clock first: one ending well before the window, or starting well after its
   // end (which ends the expansion), needs no time-zone look-up.
   if (wallClockMs(dtstart) - WIDEST_OFFSET_MS >= context.to) return;
+  addPeriodInstances(master, overridden, uid, context, busy);
   const length = lengthOf(master, context);
   const longest = length.days * LONGEST_DAY_MS + Math.abs(length.exactMs);
   const recurring = master.hasProperty('rrule') || master.hasProperty('rdate');
   const expansion = recurring ? new ICAL.RecurExpansion({ component: withDtstartInstance(master), dtstart }) : undefined;
+  let previous: ICAL.Time | undefined;
   for (let count = 0; ; count += 1) {
     const occurrence = expansion ? expansion.next() : count === 0 ? dtstart : undefined;
     if (!occurrence) return;
     const wallClock = wallClockMs(occurrence);
     if (wallClock - WIDEST_OFFSET_MS >= context.to) return;
     if (count >= MAX_INSTANCES_PER_SERIES) {
-      throw new InvalidCalendarError(`Event ${JSON.stringify(uid)} repeats more than ${MAX_INSTANCES_PER_SERIES} times before the window ends`);
+      throw new InvalidCalendarError(`it repeats more than ${MAX_INSTANCES_PER_SERIES} times before the window ends`);
     }
-    if (wallClock + longest + WIDEST_OFFSET_MS <= context.from) continue;
+    // An RDATE that repeats an RRULE instance is the same instance (the recurrence set is a set), and comes next.
+    const repeated = previous !== undefined && occurrence.compare(previous) === 0;
+    previous = occurrence;
+    if (repeated || wallClock + longest + WIDEST_OFFSET_MS <= context.from) continue;
     if (overridden.size === 0 || !overridden.has(occurrenceKey(occurrence, context))) addInstance(occurrence, length, uid, context, busy);
   }
 }
@@ -151,6 +159,28 @@ function expandMaster(master: ICAL.Component, overridden: Set<string>, uid: stri
 function withDtstartInstance(master: ICAL.Component): ICAL.Component {
   if (!master.hasProperty('rrule')) master.addPropertyWithValue('rrule', ICAL.Recur.fromString('FREQ=DAILY;COUNT=1'));
   return master;
+}
+
+/**
+ * RDATE;VALUE=PERIOD instances carry their own end, and ical.js cannot order them among the others: they are
+ * taken out of the master (this call's own parsed copy) and added here, unless an EXDATE or override names them.
+ */
+function addPeriodInstances(master: ICAL.Component, overridden: Set<string>, uid: string, context: Context, busy: BusyInterval[]): void {
+  const periods: ICAL.Period[] = [];
+  for (const property of master.getAllProperties('rdate')) {
+    const values = property.getValues();
+    if (!values.some((value) => value instanceof ICAL.Period)) continue;
+    for (const value of values) if (value instanceof ICAL.Period) periods.push(value);
+    master.removeProperty(property);
+  }
+  if (periods.length === 0) return;
+  const excluded = new Set(master.getAllProperties('exdate').flatMap((property) => property.getValues().map((time) => occurrenceKey(time as ICAL.Time, context))));
+  for (const period of periods) {
+    const key = occurrenceKey(period.start, context);
+    if (excluded.has(key) || overridden.has(key)) continue;
+    const exactMs = instantOf(period.getEnd(), context) - instantOf(period.start, context);
+    addInstance(period.start, { days: 0, exactMs }, uid, context, busy);
+  }
 }
 
 /** An instance's length: whole days on the wall clock, then exact milliseconds. */
@@ -201,7 +231,7 @@ function isBusy(event: ICAL.Component): boolean {
 
 function timeOf(event: ICAL.Component, name: string): ICAL.Time {
   const value = event.getFirstPropertyValue(name);
-  if (!(value instanceof ICAL.Time)) throw new InvalidCalendarError(`Malformed iCalendar: an event without a valid ${name.toUpperCase()}`);
+  if (!(value instanceof ICAL.Time)) throw new InvalidCalendarError(`it has no valid ${name.toUpperCase()}`);
   return value;
 }
 
