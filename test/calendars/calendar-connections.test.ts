@@ -299,6 +299,27 @@ describe('connected calendars (iCalendar feeds)', () => {
     expect((await book(user, eventTypeId, at(12))).status).toBe(409);
   });
 
+  it('a booking waits at most 2 s for a stale calendar whose server hangs, then decides on the stored busy times', async () => {
+    const user = await createUserWithToken(t.em(), { timezone: 'UTC' });
+    await setSchedule(t.em(), user.id, EVERY_DAY_9_TO_17);
+    const eventTypeId = await eventTypeOf(user);
+    const path = '/slow.ics';
+    server.serve(path, (_req, res) => res.writeHead(200).end(feed([{ uid: 's', start: at(14), end: at(15) }])));
+    const created = await create(user, { kind: 'ics', url: server.url(path) });
+    await synced(user, created.body.id);
+    await t.em().execute(
+      "update calendar_connection set last_attempt_at = now() - interval '1 hour', next_sync_at = now() + interval '1 hour' where id = ?",
+      [created.body.id],
+    );
+    server.serve(path, () => undefined);
+    const hits = server.hits(path);
+    const started = Date.now();
+    expect((await book(user, eventTypeId, at(14))).status).toBe(409);
+    expect((await book(user, eventTypeId, at(16))).status).toBe(201);
+    expect(server.hits(path)).toBe(hits + 1);
+    expect(Date.now() - started).toBeLessThan(3_500);
+  });
+
   it('a hung calendar server ends in error after 10 s, and availability never waits for it', async () => {
     const user = await createUserWithToken(t.em(), { timezone: 'UTC' });
     await setSchedule(t.em(), user.id, EVERY_DAY_9_TO_17);
