@@ -17,6 +17,8 @@ import { type Clock, systemClock } from './lib/clock.ts';
 import { openSecret } from './lib/sealed-secrets.ts';
 import { PrincipalCache } from './identity/principal-cache.ts';
 import { listenForPrincipalChanges } from './identity/principal-invalidation.ts';
+import { initOrm } from './db/orm.ts';
+import { calendarSyncSettings, startCalendarSyncWorker } from './modules/calendars/calendar-sync.ts';
 import { DEFAULT_RETRY_DELAYS_MS, type RetryPolicy, startDeliveryWorker } from './modules/webhooks/delivery-worker.ts';
 import { registerRest } from './http/rest/rest-mount.ts';
 import { registerTrpc, TRPC_BASE_PATH } from './http/trpc/trpc-mount.ts';
@@ -219,12 +221,21 @@ export async function buildApp(options: AppOptions): Promise<App> {
     openSecret: (sealed) => openSecret(orm.em.fork(), 'webhook-signing-secret', sealed),
     onError: (error) => log.warn({ err: error }, 'webhook delivery worker: a poll failed; trying again'),
   });
+  // Its own two connections (as the webhook worker's): a sync never takes a connection a request is waiting for.
+  const calendarSyncOrm = await initOrm(options.databaseUrl, { poolMax: 2 });
+  const calendarSyncWorker = startCalendarSyncWorker({
+    emOf: () => calendarSyncOrm.em.fork(),
+    settings: calendarSyncSettings(env, services.clock),
+    onError: (error) => log.warn({ err: error }, 'calendar sync worker: a poll failed; trying again'),
+  });
 
   return {
     fastify,
     services,
     beginStop: () => draining.beginStop(),
     async close() {
+      await calendarSyncWorker.stop();
+      await calendarSyncOrm.close();
       await webhookWorker.stop();
       await webhookPool.end();
       await fastify.close();

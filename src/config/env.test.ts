@@ -15,4 +15,14 @@ describe('loadEnv: the stop and the rate-limit fallback', () => {
     expect(loadEnv({ RATE_LIMIT_INSTANCES: '4' }).RATE_LIMIT_INSTANCES).toBe(4);
     expect(() => loadEnv({ RATE_LIMIT_INSTANCES: '0' })).toThrow(/RATE_LIMIT_INSTANCES/);
   });
+
+  it('reads the calendar durations: a 10 min sync interval and 15 min staleness unless set', () => {
+    expect(loadEnv({})).toMatchObject({ CALENDAR_SYNC_INTERVAL: 600_000, CALENDAR_MAX_STALENESS: 900_000, CALENDAR_ALLOW_PRIVATE_NETWORKS: false });
+    expect(loadEnv({ CALENDAR_SYNC_INTERVAL: '30s', CALENDAR_MAX_STALENESS: '1h' })).toMatchObject({
+      CALENDAR_SYNC_INTERVAL: 30_000,
+      CALENDAR_MAX_STALENESS: 3_600_000,
+    });
+    expect(() => loadEnv({ CALENDAR_SYNC_INTERVAL: '500ms' })).toThrow(/CALENDAR_SYNC_INTERVAL/);
+    expect(() => loadEnv({ CALENDAR_MAX_STALENESS: 'soon' })).toThrow(/CALENDAR_MAX_STALENESS/);
+  });
 });

@@ -58,6 +58,20 @@ const envSchema = z.object({
    * tried again). Keep it above the 10 s an attempt may take; tests shorten it to restart quickly.
    */
   WEBHOOK_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
+  /** Lets calendar feeds use http:// and reach local and private addresses: for development and tests only. */
+  CALENDAR_ALLOW_PRIVATE_NETWORKS: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
+  /** How often each connected calendar is synced in the background (`10m`, `30s`). Milliseconds once parsed. */
+  CALENDAR_SYNC_INTERVAL: z
+    .string()
+    .default('10m')
+    .refine((value) => (parseDuration(value) ?? 0) >= 1000, 'must be a duration of at least 1s, such as 10m or 30s')
+    .transform((value) => parseDuration(value)!),
+  /** A booking first refreshes (waiting at most 2 s) a host's calendar last synced longer ago than this. Milliseconds once parsed. */
+  CALENDAR_MAX_STALENESS: z
+    .string()
+    .default('15m')
+    .refine((value) => parseDuration(value) !== undefined, 'must be a duration such as 15m or 30s')
+    .transform((value) => parseDuration(value)!),
 });
 
 const DURATION_UNITS_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;

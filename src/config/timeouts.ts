@@ -89,3 +89,20 @@ export const WEBHOOK_DELIVERY = {
   /** Up to this fraction is added at random to each default retry delay, so failing receivers are not hit in waves. */
   jitter: 0.2,
 } as const;
+
+export const CALENDAR_FETCH = {
+  /** A calendar server must have sent its whole answer (redirects included) within this, or the sync failed. */
+  requestMs: 10_000,
+  /** A feed larger than this is refused unread. */
+  maxBytes: 10 * 1024 * 1024,
+  /** Redirects followed, each to an address checked again. */
+  maxRedirects: 3,
+  /** How often each instance looks for connections due a sync. */
+  pollMs: 500,
+  /** Connections claimed, and synced concurrently, per poll. */
+  batch: 5,
+  /** How long a claimed sync keeps other instances off its connection: longer than a fetch and its expansion take. */
+  leaseMs: 60_000,
+  /** The longest a booking waits for a stale host calendar's refresh before deciding on the stored busy times. */
+  bookingRefreshMs: 2_000,
+} as const;

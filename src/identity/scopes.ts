@@ -14,6 +14,8 @@ export const SCOPE_DESCRIPTIONS = {
   'read:contacts': 'List your contacts (people who booked or left their details)',
   'read:webhooks': 'List your webhook endpoints and their deliveries',
   'write:webhooks': 'Create, change and delete your webhook endpoints, and send test events',
+  'read:calendars': 'List your connected calendars and their sync status',
+  'write:calendars': 'Connect, change, sync and remove your connected calendars',
 } as const;
 
 export type Scope = keyof typeof SCOPE_DESCRIPTIONS;

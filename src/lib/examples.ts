@@ -11,6 +11,8 @@ export const EXAMPLE = {
   webhookId: '9d3b7f15-2a4c-4e6d-8b1f-5c7a9e3d1b42',
   deliveryId: '4a8c2e6f-7b1d-4d3e-9c5a-1f3b5d7e9a24',
   webhookEventId: 'evt_5b2e8f4a1c7d4e9a8b3f6c2d1e0a9b87',
+  calendarConnectionId: '7c5e1a3f-9d2b-4e8c-a6f1-3b9d5e7c2a40',
+  connectedCalendarId: 'e1b3d5f7-2a4c-4b6e-8d0f-6a8c0e2b4d62',
   email: 'ines@example.com',
   hostEmail: 'olivia@example.com',
   name: 'Inês Carvalho',

@@ -11,6 +11,7 @@ import { eventTypesRouter } from '../modules/event-types/event-types.router.ts';
 import { leadsRouter } from '../modules/leads/leads.router.ts';
 import { contactsRouter } from '../modules/contacts/contacts.router.ts';
 import { webhooksRouter } from '../modules/webhooks/webhooks.router.ts';
+import { calendarsRouter } from '../modules/calendars/calendars.router.ts';
 import { mergeRouters, router } from '../api/trpc.ts';
 
 /** Every procedure of the service; the same object serves /trpc and /api/v2. */
@@ -26,6 +27,7 @@ export const appRouter = router({
   developerSettings: developerSettingsRouter,
   schedule: scheduleRouter,
   webhooks: webhooksRouter,
+  calendars: calendarsRouter,
 });
 
 export type AppRouter = typeof appRouter;

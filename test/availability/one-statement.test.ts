@@ -49,7 +49,8 @@ describe('availability in one statement', () => {
     const one = await getAvailability(em, owner.id, full, NOW);
     const record = await findEventType(t.em(), eventType.id, owner.id);
     const two = await getAvailabilityFor(t.em(), record!, full, NOW);
-    expect(one).toEqual(two);
+    // The owner's answer adds what it knows of the hosts' connected calendars; the slots are the same.
+    expect(one.data).toEqual(two.data);
     return one.data;
   }
 

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MINUTE_MS } from '../../src/modules/availability/intervals.ts';
 import { WEEKDAYS, type WeeklyHours } from '../../src/modules/availability/schedule.ts';
-import { type BusyEntry, explainSlot, type ExplainHost, toEngineHost } from '../../src/modules/availability/slot-reasons.ts';
+import { type BusyEntry, type CalendarBusyEntry, explainSlot, type ExplainHost, toEngineHost } from '../../src/modules/availability/slot-reasons.ts';
 import { computeSlotStarts, type SlotRules } from '../../src/modules/availability/slots.ts';
 
 const DAY = 86_400_000;
@@ -59,8 +59,21 @@ function busyArb(base: number) {
   );
 }
 
+/** Busy time from connected calendars: whole minutes, as the engine reads them, no buffers of their own. */
+function calendarBusyArb(base: number) {
+  return fc.array(
+    fc
+      .record({ offset: fc.integer({ min: -DAY / MINUTE_MS, max: (3 * DAY) / MINUTE_MS }), length: fc.constantFrom(30, 60, 24 * 60) })
+      .map(({ offset, length }): CalendarBusyEntry => {
+        const start = base / MINUTE_MS + offset;
+        return { busy: [start, start + length], connection: { id: `c${offset}`, name: 'Work' } };
+      }),
+    { maxLength: 3 },
+  );
+}
+
 function hostArb(base: number, id: string) {
-  return fc.record({ hostId: fc.constant(id), schedule: scheduleArb(base), busy: busyArb(base) });
+  return fc.record({ hostId: fc.constant(id), schedule: scheduleArb(base), busy: busyArb(base), calendarBusy: calendarBusyArb(base) });
 }
 
 function rulesArb(base: number) {

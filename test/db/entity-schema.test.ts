@@ -7,6 +7,7 @@ import { initOrm, type Orm } from '../../src/db/orm.ts';
 import type { Columns } from '../../src/lib/table-columns.ts';
 import { BOOKING_ROW_COLUMNS, BOOKING_WRITE_ONLY_COLUMNS } from '../../src/modules/bookings/booking.rows.ts';
 import { CONTACT_ROW_COLUMNS, CONTACT_WRITE_ONLY_COLUMNS } from '../../src/modules/contacts/contact.rows.ts';
+import { CONNECTION_ROW_COLUMNS } from '../../src/modules/calendars/calendar.rows.ts';
 import { LEAD_ROW_COLUMNS } from '../../src/modules/leads/lead.rows.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/app.ts';
 
@@ -31,6 +32,7 @@ describe('entities and migrations', () => {
     ['booking', { ...BOOKING_ROW_COLUMNS, ...BOOKING_WRITE_ONLY_COLUMNS }],
     ['lead', LEAD_ROW_COLUMNS],
     ['contact', { ...CONTACT_ROW_COLUMNS, ...CONTACT_WRITE_ONLY_COLUMNS }],
+    ['calendar_connection', CONNECTION_ROW_COLUMNS],
   ])('every column the code describes for %s (a table without an entity) is one the migrations made', async (table, columns) => {
     const own = Object.entries(columns)
       .filter(([, { from }]) => from === undefined)

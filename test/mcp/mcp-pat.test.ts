@@ -72,6 +72,11 @@ describe('MCP at /mcp with a personal access token (official SDK client)', () =>
       .set(...bearer(owner.token))
       .send({ url: 'https://93.184.215.14/hook', events: ['booking.created'] });
     const webhookId = webhook.body.id as string;
+    const connection = await t.http
+      .post('/api/v2/calendar-connections')
+      .set(...bearer(owner.token))
+      .send({ kind: 'ics', url: 'https://93.184.215.14/feed.ics' });
+    const connectionId = connection.body.id as string;
     const booking = await createBooking(t.em(), { eventType, startAt: '2026-03-05T15:00:00Z' });
     const lead = await createLead(t.em(), { eventType });
     const reads: [string, Record<string, unknown>, string][] = [
@@ -93,6 +98,8 @@ describe('MCP at /mcp with a personal access token (official SDK client)', () =>
       ['list_webhooks', {}, '/api/v2/webhooks'],
       ['get_webhook', { id: webhookId }, `/api/v2/webhooks/${webhookId}`],
       ['list_webhook_deliveries', { id: webhookId }, `/api/v2/webhooks/${webhookId}/deliveries`],
+      ['list_calendar_connections', {}, '/api/v2/calendar-connections'],
+      ['get_calendar_connection', { id: connectionId }, `/api/v2/calendar-connections/${connectionId}`],
     ];
     const { tools } = await client.listTools();
     const readTools = tools.filter((tool) => tool.annotations?.readOnlyHint).map((tool) => tool.name);

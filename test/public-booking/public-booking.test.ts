@@ -91,7 +91,7 @@ describe('public booking procedures (/trpc publicBooking.*)', () => {
       const pub = await api.query('publicBooking.availability', query);
       expect(pub.status).toBe(200);
       const rest = await t.http.get('/api/v2/availability').query(query).set(...bearer(owner.token));
-      expect(data(pub)).toEqual(rest.body);
+      expect(data(pub).data).toEqual(rest.body.data);
       expect((data(pub).data as unknown as unknown[])[0]).toEqual({ start: '2026-03-02T09:00:00+01:00', end: '2026-03-02T09:30:00+01:00' });
     });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isForbiddenAddress } from '../../src/modules/webhooks/address-safety.ts';
+import { isForbiddenAddress } from '../../src/lib/outbound-guard.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
 

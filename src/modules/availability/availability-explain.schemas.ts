@@ -48,10 +48,13 @@ export const SlotReasonSchema = z
       bookingId,
     }),
     reason('seats_full', 'Every seat of this group slot is taken.', { hostId }),
-    reason('calendar_busy', 'Busy in one of the host’s connected calendars (from connected calendars; the event’s details are never shown).', {
+    reason('calendar_busy', 'Busy in one of the host’s connected calendars (the event’s details are never shown).', {
       hostId,
-      connectionId: z.string().meta({ description: 'The calendar connection.', examples: ['7c2e9a41-5b3d-4f8e-a6c1-2d9b4e7f3a58'] }),
-      connectionName: z.string().meta({ description: 'The calendar connection’s name.', examples: ['Work calendar'] }),
+      connectionId: z
+        .string()
+        .optional()
+        .meta({ description: 'The calendar connection, when it is yours (a team host’s calendars stay anonymous).', examples: ['7c2e9a41-5b3d-4f8e-a6c1-2d9b4e7f3a58'] }),
+      connectionName: z.string().optional().meta({ description: 'The calendar connection’s name, when it is yours.', examples: ['Work calendar'] }),
     }),
   ])
   .meta({ id: 'SlotReason', description: 'Why a slot is not offered; `kind` names the rule.' });

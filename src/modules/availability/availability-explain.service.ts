@@ -5,7 +5,7 @@ import type { EventTypeRecord } from '../event-types/event-type.rows.ts';
 import type { ExplainInput, ExplainOutput } from './availability-explain.schemas.ts';
 import { findEventType, type Host, hostMode, loadHosts, slotRules } from './availability.service.ts';
 import { MINUTE_MS } from './intervals.ts';
-import { type BusyEntry, type ExplainHost, explainSlot } from './slot-reasons.ts';
+import { type BusyEntry, type CalendarBusyEntry, type ExplainHost, explainSlot } from './slot-reasons.ts';
 
 /** The first instant an RFC 3339 date-time cannot write (four-digit years). */
 const YEAR_10000 = Date.UTC(10000, 0, 1);
@@ -37,6 +37,23 @@ const BUSY_SQL = `select bb.host_id, bb.event_type_id, bb.seats_taken,
  where bb.host_id = any(?::text[]) and bb.active and bb.busy && tstzrange(?, ?)
  order by bb.host_id, bb.start_at, bb.id`;
 
+interface CalendarBusyRow {
+  host_id: string;
+  busy_from: number;
+  busy_to: number;
+  connection_id: string;
+  connection_name: string;
+  owner_id: string;
+}
+
+/** The hosts' connected-calendar busy times around the slot, rounded outward as the engine reads them. */
+const CALENDAR_BUSY_SQL = `select cb.host_id, c.id as connection_id, c.name as connection_name, c.owner_id,
+       floor(date_part('epoch', lower(cb.busy)) / 60)::int as busy_from,
+       ceil(date_part('epoch', upper(cb.busy)) / 60)::int as busy_to
+  from calendar_busy cb join calendar_connection c on c.id = cb.connection_id
+ where cb.host_id = any(?::text[]) and cb.counts and cb.busy && tstzrange(?, ?)
+ order by cb.host_id, lower(cb.busy)`;
+
 /** GET /availability/explain: the engine's verdict on one slot of the caller's event type, and every reason. */
 export async function explainAvailability(em: EntityManager, ownerId: string, input: ExplainInput, now: Date): Promise<ExplainOutput> {
   const eventType = await findEventType(em, input.eventTypeId, ownerId);
@@ -49,7 +66,10 @@ export async function explainAvailability(em: EntityManager, ownerId: string, in
   const end = start + durationMin * MINUTE_MS;
   if (end >= YEAR_10000) throw invalidField(['start'], 'must leave the slot ending before the year 10000');
   const hosts = await loadHosts(em, eventType);
-  const busy = await loadBusy(em, eventType, ownerId, hosts, start - eventType.bufferBeforeMin * MINUTE_MS, end + eventType.bufferAfterMin * MINUTE_MS);
+  const from = start - eventType.bufferBeforeMin * MINUTE_MS;
+  const to = end + eventType.bufferAfterMin * MINUTE_MS;
+  const busy = await loadBusy(em, eventType, ownerId, hosts, from, to);
+  const calendarBusy = await loadCalendarBusy(em, ownerId, hosts, from, to);
   const explanation = explainSlot({
     rules: slotRules(eventType, durationMin, now, start, end),
     mode: hostMode(eventType.kind),
@@ -58,6 +78,7 @@ export async function explainAvailability(em: EntityManager, ownerId: string, in
       hostId: host.id,
       schedule: { weekly: host.weekly, overrides: host.overrides, timeZone: host.timeZone },
       busy: busy.get(host.id) ?? [],
+      calendarBusy: calendarBusy.get(host.id) ?? [],
     })),
   });
   return { ...explanation, start: new Date(start).toISOString(), end: new Date(end).toISOString() };
@@ -95,4 +116,26 @@ function toBusyEntry(eventType: EventTypeRecord, row: BusyRow): BusyEntry {
     bookingIds: row.booking_ids,
     ...(groupSlot ? { seats: row.seats_taken < eventType.seatsPerSlot ? ('open' as const) : ('full' as const) } : {}),
   };
+}
+
+async function loadCalendarBusy(
+  em: EntityManager,
+  ownerId: string,
+  hosts: readonly Host[],
+  from: number,
+  to: number,
+): Promise<Map<string, CalendarBusyEntry[]>> {
+  const rows = await executePrepared<CalendarBusyRow>(em, 'availability.explain-calendar-busy', CALENDAR_BUSY_SQL, [
+    hosts.map((host) => host.id),
+    new Date(from - MINUTE_MS),
+    new Date(to + MINUTE_MS),
+  ]);
+  const byHost = new Map<string, CalendarBusyEntry[]>();
+  for (const row of rows) {
+    const entries = byHost.get(row.host_id) ?? [];
+    const connection = row.owner_id === ownerId ? { connection: { id: row.connection_id, name: row.connection_name } } : {};
+    entries.push({ busy: [Number(row.busy_from), Number(row.busy_to)], ...connection });
+    byHost.set(row.host_id, entries);
+  }
+  return byHost;
 }

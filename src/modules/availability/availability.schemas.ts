@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EXAMPLE } from '../../lib/examples.ts';
 import { dateTimeQueryParam } from '../../lib/query-params.ts';
 import { TimeZoneSchema } from '../../lib/time.ts';
+import { HostCalendarsSchema } from '../calendars/calendars.schemas.ts';
 
 /** The longest window /availability computes at once (spec: Limits). */
 export const MAX_WINDOW_DAYS = 31;
@@ -53,6 +54,13 @@ export type AvailabilityInput = z.infer<typeof AvailabilityInputSchema>;
 
 export const AvailabilityOutputSchema = z.object({
   data: z.array(SlotSchema).meta({ description: 'Bookable slots ordered by start.' }),
+  hosts: z
+    .array(HostCalendarsSchema)
+    .optional()
+    .meta({
+      description:
+        "What the answer knows of each host's connected calendars: the slots exclude their stored busy times as of each connection's `lastSyncedAt` (the answer never waits on a calendar server).",
+    }),
 });
 
 export type AvailabilityOutput = z.infer<typeof AvailabilityOutputSchema>;

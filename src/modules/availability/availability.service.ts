@@ -8,6 +8,7 @@ import {
   type EventTypeRow,
   toEventType,
 } from '../event-types/event-type.rows.ts';
+import type { HostCalendars } from '../calendars/calendars.schemas.ts';
 import type { AvailabilityInput, AvailabilityOutput, Slot } from './availability.schemas.ts';
 import type { DateOverride, WeeklyHours } from './schedule.ts';
 import { type Intervals, MINUTE_MS, normalizeIntervals } from './intervals.ts';
@@ -100,13 +101,27 @@ const seatsAggregate = (open: string) => `string_agg(${minuteSql('bb.start_at', 
          filter (where ${open}
                    -- a seat matches a slot only exactly, and slots lie on whole minutes
                    and bb.start_at = date_trunc('minute', bb.start_at) and bb.end_at = date_trunc('minute', bb.end_at))`;
-const SEATS_COLUMN = `${seatsAggregate('bb.event_type_id = ? and bb.seats_taken < ?')} as seats`;
-const busyColumns = (seats: boolean) => `${BUSY_COLUMN}, ${seats ? SEATS_COLUMN : 'null::text as seats'}`;
 const BUSY_WHERE = 'bb.active and bb.busy && tstzrange(?, ?)';
+/**
+ * A host's busy time from both sources, as `bb.busy`: bookings' blocks and the stored busy times of their connected
+ * calendars marked busy (`counts`; calendar_busy's partial GiST index answers it). Two pairs of window parameters.
+ */
+const busyOf = (host: string) => `(select bb.busy from busy_block bb where bb.host_id = ${host} and ${BUSY_WHERE}
+         union all
+         select cb.busy from calendar_busy cb where cb.host_id = ${host} and cb.counts and cb.busy && tstzrange(?, ?)) bb`;
+const seatsOf = (host: string, open: string) =>
+  `(select ${seatsAggregate(open)} from busy_block bb where bb.host_id = ${host} and ${BUSY_WHERE})`;
+const OPEN_SEATS = 'bb.event_type_id = ? and bb.seats_taken < ?';
 
 const withSeats = (eventType: EventTypeRecord) => eventType.kind === 'group';
 const seatParams = (eventType: EventTypeRecord) => (withSeats(eventType) ? [eventType.id, eventType.seatsPerSlot] : []);
 const windowParams = (from: number, to: number) => [new Date(from - DAY), new Date(to + DAY)];
+/** The window parameters of a group's seats (only those read them) and of busyOf, in that order. */
+const busyParams = (eventType: EventTypeRecord, from: number, to: number) => [
+  ...(withSeats(eventType) ? windowParams(from, to) : []),
+  ...windowParams(from, to),
+  ...windowParams(from, to),
+];
 
 export interface BusyText {
   busy: string | null;
@@ -167,8 +182,8 @@ function toCalendarHost(host: Host, row: BusyText | undefined): CalendarHost {
  */
 const calendarsStatement = (seats: boolean) =>
   hostsSql(
-    ', b.busy, b.seats',
-    `left join lateral (select ${busyColumns(seats)} from busy_block bb where bb.host_id = u.id and ${BUSY_WHERE}) b on true`,
+    `, b.busy, ${seats ? seatsOf('u.id', OPEN_SEATS) : 'null::text'} as seats`,
+    `left join lateral (select ${BUSY_COLUMN} from ${busyOf('u.id')}) b on true`,
   );
 const CALENDARS_SQL = { withSeats: calendarsStatement(true), withoutSeats: calendarsStatement(false) };
 
@@ -177,7 +192,7 @@ export function calendarsSql(eventType: EventTypeRecord): string {
 }
 
 export function calendarsParams(eventType: EventTypeRecord, from: number, to: number): unknown[] {
-  return [...hostsParams(eventType), ...seatParams(eventType), ...windowParams(from, to)];
+  return [...hostsParams(eventType), ...seatParams(eventType), ...busyParams(eventType, from, to)];
 }
 
 export function toCalendarHosts(rows: readonly CalendarRow[]): CalendarHost[] {
@@ -208,36 +223,59 @@ export const availabilitySql = `with et as (
        select owner_id from et where not exists (select 1 from listed)
      )
      select et.*, null::text as host_id, null::text as timezone, null::jsonb as weekly, null::jsonb as overrides,
-            null::text as busy, null::text as seats
+            null::text as busy, null::text as seats, null::json as connections
        from et
      union all
      select ${EVENT_TYPE_NULLS}, u.id, u.timezone, s.weekly, s.overrides, b.busy,
-            case when et.kind = 'group' then (
-              select ${seatsAggregate('bb.event_type_id = et.id and bb.seats_taken < et.seats_per_slot')}
-                from busy_block bb where bb.host_id = u.id and ${BUSY_WHERE}
-            ) end
+            case when et.kind = 'group' then ${seatsOf('u.id', 'bb.event_type_id = et.id and bb.seats_taken < et.seats_per_slot')} end,
+            (select json_agg(json_build_object('id', c.id, 'status', c.status, 'lastSyncedAt', c.last_synced_at) order by c.created_at, c.id)
+               from calendar_connection c where c.owner_id = u.id) as connections
        from et
        join app_user u on u.id = any(array(select user_id from hosts))
        left join availability_schedule s on s.user_id = u.id
-       left join lateral (select ${BUSY_COLUMN} from busy_block bb where bb.host_id = u.id and ${BUSY_WHERE}) b on true
+       left join lateral (select ${BUSY_COLUMN} from ${busyOf('u.id')}) b on true
       where et.active
       order by host_id nulls first`;
 
-export type AvailabilityRow = EventTypeRow & BusyText & { host_id: string | null; timezone: string | null; weekly: WeeklyHours | null; overrides: DateOverride[] | null };
+interface ConnectionJson {
+  id: string;
+  status: HostCalendars['connections'][number]['status'];
+  lastSyncedAt: string | null;
+}
+
+export type AvailabilityRow = EventTypeRow &
+  BusyText & {
+    host_id: string | null;
+    timezone: string | null;
+    weekly: WeeklyHours | null;
+    overrides: DateOverride[] | null;
+    connections: ConnectionJson[] | null;
+  };
 
 export function availabilityParams(eventTypeId: string, ownerId: string, from: number, to: number): unknown[] {
-  return [eventTypeId, ownerId, ...windowParams(from, to), ...windowParams(from, to)];
+  return [eventTypeId, ownerId, ...windowParams(from, to), ...windowParams(from, to), ...windowParams(from, to)];
 }
 
 /** The event type and its calendars from availabilitySql's rows; undefined when the caller has no such event type. */
-export function readAvailabilityRows(rows: readonly AvailabilityRow[]): { eventType: EventTypeRecord; hosts: CalendarHost[] } | undefined {
+export function readAvailabilityRows(
+  rows: readonly AvailabilityRow[],
+): { eventType: EventTypeRecord; hosts: CalendarHost[]; connections: HostCalendars[] } | undefined {
   if (!rows[0]) return undefined;
   const hosts = new Array<CalendarHost>(rows.length - 1);
+  const connections = new Array<HostCalendars>(rows.length - 1);
   for (let i = 1; i < rows.length; i++) {
     const row = rows[i]!;
     hosts[i - 1] = toCalendarHost(toHost({ id: row.host_id!, timezone: row.timezone!, weekly: row.weekly, overrides: row.overrides }), row);
+    connections[i - 1] = {
+      hostId: row.host_id!,
+      connections: (row.connections ?? []).map((connection) => ({
+        id: connection.id,
+        status: connection.status,
+        lastSyncedAt: connection.lastSyncedAt === null ? null : new Date(connection.lastSyncedAt).toISOString(),
+      })),
+    };
   }
-  return { eventType: toEventType(rows[0]), hosts };
+  return { eventType: toEventType(rows[0]), hosts, connections };
 }
 
 /** The busy time of hosts already loaded (booking creation re-reads it under the calendar locks), in milliseconds. */
@@ -250,11 +288,14 @@ export async function loadHostAvailability(
 ): Promise<HostAvailability[]> {
   if (hosts.length === 0) return [];
   // `= any(array)`: one prepared statement whatever the number of hosts.
+  const seats = withSeats(eventType);
   const rows = await executePrepared<BusyText & { host_id: string }>(
     em,
-    'host-busy',
-    `select bb.host_id, ${busyColumns(withSeats(eventType))} from busy_block bb where bb.host_id = any(?::text[]) and ${BUSY_WHERE} group by bb.host_id`,
-    [...seatParams(eventType), hosts.map((host) => host.id), ...windowParams(from, to)],
+    seats ? 'host-busy-seats' : 'host-busy',
+    `select h.host_id, (select ${BUSY_COLUMN} from ${busyOf('h.host_id')}) as busy,
+            ${seats ? seatsOf('h.host_id', OPEN_SEATS) : 'null::text'} as seats
+       from unnest(?::text[]) as h(host_id)`,
+    [...windowParams(from, to), ...windowParams(from, to), ...seatParams(eventType), ...(seats ? windowParams(from, to) : []), hosts.map((host) => host.id)],
   );
   const byHost = new Map(rows.map((row) => [row.host_id, row]));
   return hosts.map((host) => toHostAvailability(toCalendarHost(host, byHost.get(host.id))));
@@ -321,8 +362,8 @@ export async function getAvailability(
   );
   if (!read) throw notFound('Event type');
   const durationMin = chosenDuration(read.eventType, input);
-  if (!read.eventType.active) return { data: [] };
-  return slotsOf(read.eventType, durationMin, read.hosts, input, now);
+  if (!read.eventType.active) return { data: [], hosts: read.connections };
+  return { ...slotsOf(read.eventType, durationMin, read.hosts, input, now), hosts: read.connections };
 }
 
 function chosenDuration(eventType: EventTypeRecord, input: AvailabilityInput): number {

@@ -14,7 +14,7 @@ const weekdays = (start: string, end: string): WeeklyHours => {
 };
 
 function host(hostId: string, hours: WeeklyHours, busy: BusyEntry[] = []): ExplainHost {
-  return { hostId, schedule: { weekly: hours, overrides: [], timeZone: 'UTC' }, busy };
+  return { hostId, schedule: { weekly: hours, overrides: [], timeZone: 'UTC' }, busy, calendarBusy: [] };
 }
 
 /** A booked meeting [from, to) with its event type's buffers around it. */

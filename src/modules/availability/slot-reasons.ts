@@ -28,7 +28,8 @@ export type SlotReason =
   | { kind: 'slot_interval'; stepMin: number; hostId?: string }
   | { kind: 'booked'; hostId: string; bookingId?: string }
   | { kind: 'buffer'; hostId: string; bookingId?: string }
-  | { kind: 'seats_full'; hostId: string };
+  | { kind: 'seats_full'; hostId: string }
+  | { kind: 'calendar_busy'; hostId: string; connectionId?: string; connectionName?: string };
 
 /** One busy block of a host as the explanation reads it: epoch minutes, with the bookings the caller may see. */
 export interface BusyEntry {
@@ -42,10 +43,18 @@ export interface BusyEntry {
   seats?: 'open' | 'full';
 }
 
+/** Busy time from one of the host's connected calendars, epoch minutes rounded outward as the engine reads it. */
+export interface CalendarBusyEntry {
+  busy: readonly [number, number];
+  /** The connection, when the caller owns it (a team host's calendars stay anonymous). */
+  connection?: { id: string; name: string };
+}
+
 export interface ExplainHost {
   hostId: string;
   schedule: Schedule;
   busy: readonly BusyEntry[];
+  calendarBusy: readonly CalendarBusyEntry[];
 }
 
 export interface SlotQuestionFacts {
@@ -140,8 +149,21 @@ function busyReasons(hostId: string, entry: BusyEntry, start: number, end: numbe
   return entry.bookingIds.map((bookingId) => ({ kind, hostId, bookingId }));
 }
 
-/** Every rule, in the order its reasons are listed. Future rules (booking windows, limits, holds, calendars) add one. */
-export const REASON_PRODUCERS: readonly ReasonProducer[] = [inactive, minimumNotice, workingHours, slotInterval, bookedTime];
+/** Busy time in a connected calendar that the slot (with its buffers) runs into; an open group seat overrides it. */
+const calendarBusyTime: ReasonProducer = ({ hosts, start, grid, mode }) =>
+  hosts.flatMap((host) => {
+    if (mode === 'any' && joinsOpenSeat(host.calendar.openSeats, start, grid)) return [];
+    return host.calendarBusy
+      .filter((entry) => !keepsClear(entry.busy[0], entry.busy[1], start, grid))
+      .map((entry): SlotReason => ({
+        kind: 'calendar_busy',
+        hostId: host.hostId,
+        ...(entry.connection ? { connectionId: entry.connection.id, connectionName: entry.connection.name } : {}),
+      }));
+  });
+
+/** Every rule, in the order its reasons are listed. Future rules (booking windows, limits, holds) add one. */
+export const REASON_PRODUCERS: readonly ReasonProducer[] = [inactive, minimumNotice, workingHours, slotInterval, bookedTime, calendarBusyTime];
 
 /** The engine's verdict on one slot, per host and overall, with every reason it is not offered. */
 export function explainSlot(facts: SlotQuestionFacts): SlotExplanation {
@@ -177,6 +199,7 @@ export function toEngineHost(host: ExplainHost): CalendarHost {
     busy.push(entry.busy[0], entry.busy[1]);
     if (entry.seats === 'open') openSeats.set(entry.meeting[0], entry.meeting[1]);
   }
+  for (const entry of host.calendarBusy) busy.push(entry.busy[0], entry.busy[1]);
   return { hostId: host.hostId, schedule: host.schedule, busy: normalizeIntervals(busy), openSeats };
 }
 

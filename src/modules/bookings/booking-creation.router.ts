@@ -1,3 +1,4 @@
+import { staleRefreshOf } from '../calendars/calendar-sync.ts';
 import { scopedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
 import { createBooking } from './booking-creation.service.ts';
@@ -35,6 +36,7 @@ export const bookingCreationRouter = router({
         now: ctx.clock.now(),
         idempotency: ctx.idempotency,
         deadline: ctx.request.deadline,
+        calendarRefresh: staleRefreshOf(ctx.env, ctx.clock),
       });
       ctx.response.status = result.status;
       return result.booking;

@@ -10,6 +10,7 @@ import { newId } from '../../lib/ids.ts';
 import { executePrepared } from '../../lib/prepared-sql.ts';
 import { insertInto } from '../../lib/table-columns.ts';
 import { type EventTypeForSlot, readEventTypeForSlot } from '../availability/slot-decision.ts';
+import { refreshStaleCalendars, type StaleRefresh } from '../calendars/calendar-sync.ts';
 import { contactLockKey } from '../contacts/contacts.projection.ts';
 import type { EventTypeRecord } from '../event-types/event-type.rows.ts';
 import { runAfterBooking } from './after-booking.ts';
@@ -31,6 +32,8 @@ export interface CreateBookingOptions {
   deadline?: AbortSignal;
   /** The SHA-256 of the invitee's manage link secret (public bookings only; the secret itself is never stored). */
   manageTokenHash?: string;
+  /** Refreshes the hosts' connected calendars synced too long ago, with a bounded wait, before the slot is decided. */
+  calendarRefresh?: StaleRefresh;
 }
 
 export interface CreateBookingResult {
@@ -50,6 +53,8 @@ export async function createBooking(
   input: CreateBookingInput,
   options: CreateBookingOptions,
 ): Promise<CreateBookingResult> {
+  // Outside the transaction and before the hosts' turn: the refresh may wait on a calendar server (bounded).
+  if (options.calendarRefresh) await refreshStaleCalendars(em, input.eventTypeId, options.calendarRefresh);
   const hash = options.idempotency ? requestHash(input) : '';
   // Without an Idempotency-Key there is no stored response to replay first, so step 2's read (and its 404) comes
   // before the booking queues for its hosts' turn and opens its transaction: bookings of one host take turns for

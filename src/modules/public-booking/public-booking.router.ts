@@ -1,3 +1,4 @@
+import { staleRefreshOf } from '../calendars/calendar-sync.ts';
 import { publicRateLimitedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
 import { AvailabilityOutputSchema } from '../availability/availability.schemas.ts';
@@ -43,6 +44,7 @@ export const publicBookingRouter = router({
         idempotency: ctx.idempotency,
         deadline: ctx.request.deadline,
         siteUrl: ctx.env.SITE_URL,
+        calendarRefresh: staleRefreshOf(ctx.env, ctx.clock),
       });
       ctx.response.status = result.status;
       return result.links ? { ...result.booking, links: result.links } : result.booking;

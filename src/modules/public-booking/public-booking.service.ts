@@ -7,6 +7,7 @@
  * nothing, since ids are not secrets (an invitee's manage page shows it). The one other key: an invitee's manage
  * token opens the availability of their own booking's event type, to reschedule it.
  */
+import type { StaleRefresh } from '../calendars/calendar-sync.ts';
 import { timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { notFound } from '../../lib/errors.ts';
@@ -100,7 +101,7 @@ export async function getPublicAvailability(
 export async function bookPublicly(
   em: EntityManager,
   { key, ...input }: PublicBookingInput,
-  options: { now: Date; idempotency: IdempotencyScope | undefined; deadline?: AbortSignal; siteUrl: string },
+  options: { now: Date; idempotency: IdempotencyScope | undefined; deadline?: AbortSignal; siteUrl: string; calendarRefresh?: StaleRefresh },
 ): Promise<CreateBookingResult & { links?: InviteeLinks }> {
   // Only a secret event type is refused here; booking's own rules answer for a missing or inactive one.
   const eventType = await findEventType(em, input.eventTypeId);
@@ -112,6 +113,7 @@ export async function bookPublicly(
     deadline: options.deadline,
     idempotency: options.idempotency,
     manageTokenHash: manageToken.hash,
+    calendarRefresh: options.calendarRefresh,
   });
   if (result.replayed) return result;
   return { ...result, links: await linksForNewBooking(em, options.siteUrl, manageToken.token) };

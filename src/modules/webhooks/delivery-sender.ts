@@ -3,7 +3,7 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { WEBHOOK_DELIVERY } from '../../config/timeouts.ts';
-import { resolveSafely } from './address-safety.ts';
+import { resolveSafely } from '../../lib/outbound-guard.ts';
 
 const MAX_STORED_RESPONSE_BYTES = 1024;
 /** The largest body the service POSTs: a larger event's deliveries fail without being sent. */

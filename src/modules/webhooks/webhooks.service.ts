@@ -5,7 +5,7 @@ import { openKeyset, type Page, sortKeySql } from '../../lib/keyset.ts';
 import { newId } from '../../lib/ids.ts';
 import { sealSecret } from '../../lib/sealed-secrets.ts';
 import { type SqlTimestamp, toDate } from '../../lib/sql-values.ts';
-import { webhookUrlProblem } from './address-safety.ts';
+import { outboundUrlProblem } from '../../lib/outbound-guard.ts';
 import { ENDPOINT_DISABLED_ERROR } from './delivery-outcome.ts';
 import { emitPing, queueDelivery } from './outbox.ts';
 import {
@@ -39,7 +39,7 @@ function newSecret(): string {
 }
 
 async function checkUrl(url: string, policy: WebhookPolicy): Promise<void> {
-  const problem = await webhookUrlProblem(url, policy.allowPrivateNetworks);
+  const problem = await outboundUrlProblem(url, policy.allowPrivateNetworks);
   if (problem) throw invalidField(['url'], problem);
 }
 

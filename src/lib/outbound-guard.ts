@@ -66,8 +66,8 @@ export async function resolveSafely(hostname: string, allowPrivate: boolean): Pr
   return addresses;
 }
 
-/** Why a webhook URL is refused, or undefined when it may be used (`https://` and a public host). */
-export async function webhookUrlProblem(rawUrl: string, allowPrivate: boolean): Promise<string | undefined> {
+/** Why an outbound URL (a webhook, a calendar feed) is refused, or undefined when it may be used (`https://` and a public host). */
+export async function outboundUrlProblem(rawUrl: string, allowPrivate: boolean): Promise<string | undefined> {
   let url: URL;
   try {
     url = new URL(rawUrl);

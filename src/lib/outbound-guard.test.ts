@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isForbiddenAddress, resolveSafely } from './address-safety.ts';
+import { isForbiddenAddress, resolveSafely } from './outbound-guard.ts';
 
 describe('isForbiddenAddress', () => {
   it.each([

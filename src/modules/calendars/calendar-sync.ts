@@ -1,0 +1,229 @@
+/**
+ * The background sync of connected calendars. Every instance polls, and claims due connections with
+ * `for update skip locked` while setting a lease, in one statement: one sync of a connection at a time across
+ * instances, and a sync whose instance died is claimed again when its lease ends. The fetch and the expansion run
+ * outside any transaction; the outcome is written in one transaction that first checks the lease is still this
+ * sync's, so a sync taken over never overwrites its successor's busy times.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Env } from '../../config/env.ts';
+import { CALENDAR_FETCH } from '../../config/timeouts.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { openSecret } from '../../lib/sealed-secrets.ts';
+import { expandBusy, InvalidCalendarError } from './busy-expansion.ts';
+import { fetchFeed, type FeedValidators } from './feed-fetch.ts';
+
+/** How far ahead busy times are stored: a year, beyond any window /availability answers for. */
+export const SYNC_HORIZON_MS = 366 * 86_400_000;
+
+export interface SyncSettings {
+  allowPrivateNetworks: boolean;
+  /** CALENDAR_SYNC_INTERVAL: the next sync is due this long after one ends. */
+  intervalMs: number;
+  /** How long a claim keeps other instances off a connection. */
+  leaseMs: number;
+  clock: Clock;
+  /** The longest a fetch may take (CALENDAR_FETCH.requestMs unless a test shortens it). */
+  fetchTimeoutMs?: number;
+}
+
+/** The sync's settings from the environment (the worker's, and the refresh's before a booking). */
+export function calendarSyncSettings(
+  env: Pick<Env, 'CALENDAR_ALLOW_PRIVATE_NETWORKS' | 'CALENDAR_SYNC_INTERVAL'>,
+  clock: Clock,
+): SyncSettings {
+  return { allowPrivateNetworks: env.CALENDAR_ALLOW_PRIVATE_NETWORKS, intervalMs: env.CALENDAR_SYNC_INTERVAL, leaseMs: CALENDAR_FETCH.leaseMs, clock };
+}
+
+/** What a booking needs to refresh its hosts' stale calendars first. */
+export function staleRefreshOf(
+  env: Pick<Env, 'CALENDAR_ALLOW_PRIVATE_NETWORKS' | 'CALENDAR_SYNC_INTERVAL' | 'CALENDAR_MAX_STALENESS'>,
+  clock: Clock,
+): StaleRefresh {
+  return { settings: calendarSyncSettings(env, clock), maxStalenessMs: env.CALENDAR_MAX_STALENESS, waitMs: CALENDAR_FETCH.bookingRefreshMs };
+}
+
+interface ClaimedConnection {
+  id: string;
+  owner_id: string;
+  secret: string;
+  etag: string | null;
+  last_modified: string | null;
+  timezone: string;
+  /** Whose claim this is: the lease's end as this sync set it. */
+  lease: Date;
+}
+
+type Outcome =
+  | { kind: 'busy'; intervals: { start: Date; end: Date }[]; validators: FeedValidators }
+  | { kind: 'unchanged' }
+  | { kind: 'failed'; error: string };
+
+/** Claims up to `limit` due connections (only `ids`, when given) for this sync. */
+async function claim(em: EntityManager, settings: SyncSettings, limit: number, ids?: string[]): Promise<ClaimedConnection[]> {
+  const now = settings.clock.now();
+  const lease = new Date(now.getTime() + settings.leaseMs);
+  const rows = await em.execute<Omit<ClaimedConnection, 'lease'>[]>(
+    `with due as (
+       select id from calendar_connection
+        where ${ids ? 'id = any(string_to_array(?, \',\'))' : 'next_sync_at <= ?'} and (lease_until is null or lease_until <= ?)
+        order by next_sync_at
+        limit ? for update skip locked
+     )
+     update calendar_connection c set lease_until = ?
+       from due, app_user u where c.id = due.id and u.id = c.owner_id
+     returning c.id, c.owner_id, c.secret, c.etag, c.last_modified, u.timezone`,
+    [ids ? ids.join(',') : now, now, limit, lease],
+  );
+  return rows.map((row) => ({ ...row, lease }));
+}
+
+async function fetchAndExpand(em: EntityManager, connection: ClaimedConnection, settings: SyncSettings, signal?: AbortSignal): Promise<Outcome> {
+  const url = await openSecret(em, 'calendar-credentials', connection.secret);
+  const fetched = await fetchFeed(
+    url,
+    { etag: connection.etag, lastModified: connection.last_modified },
+    { allowPrivateNetworks: settings.allowPrivateNetworks, timeoutMs: settings.fetchTimeoutMs, signal },
+  );
+  if (fetched.kind === 'failed') return { kind: 'failed', error: fetched.error };
+  if (fetched.kind === 'not_modified') return { kind: 'unchanged' };
+  const now = settings.clock.now();
+  try {
+    const window = { start: now, end: new Date(now.getTime() + SYNC_HORIZON_MS) };
+    return { kind: 'busy', intervals: expandBusy(fetched.body, window, connection.timezone), validators: fetched.validators };
+  } catch (error) {
+    if (error instanceof InvalidCalendarError) return { kind: 'failed', error: `the feed is not a readable iCalendar document: ${error.message}` };
+    throw error;
+  }
+}
+
+/**
+ * Writes a sync's outcome if the lease is still this sync's: status and next due time, and for new busy times the
+ * connection's rows replaced in the same transaction (a failure keeps the last good ones).
+ */
+async function record(em: EntityManager, connection: ClaimedConnection, outcome: Outcome, settings: SyncSettings): Promise<void> {
+  const now = settings.clock.now();
+  const ok = outcome.kind !== 'failed';
+  const validators = outcome.kind === 'busy' ? outcome.validators : undefined;
+  await em.transactional(async (tx) => {
+    const held = await tx.execute<{ id: string }[]>(
+      `update calendar_connection
+          set status = ?, last_error = ?, last_attempt_at = ?, last_synced_at = case when ? then ? else last_synced_at end,
+              etag = case when ? then ? else etag end, last_modified = case when ? then ? else last_modified end,
+              next_sync_at = ?, lease_until = null
+        where id = ? and lease_until = ?
+        returning id`,
+      [
+        ok ? 'ok' : 'error',
+        outcome.kind === 'failed' ? outcome.error : null,
+        now,
+        ok,
+        now,
+        validators !== undefined,
+        validators?.etag ?? null,
+        validators !== undefined,
+        validators?.lastModified ?? null,
+        new Date(now.getTime() + settings.intervalMs),
+        connection.id,
+        connection.lease,
+      ],
+    );
+    if (held.length === 0 || outcome.kind !== 'busy') return;
+    await tx.execute('delete from calendar_busy where connection_id = ?', [connection.id], 'run');
+    if (outcome.intervals.length === 0) return;
+    const intervals = JSON.stringify(outcome.intervals.map(({ start, end }) => ({ s: start.toISOString(), e: end.toISOString() })));
+    await tx.execute(
+      `insert into calendar_busy (host_id, connection_id, calendar_id, busy, counts)
+       select ?, cal.connection_id, cal.id, tstzrange(t.s, t.e), cal.busy
+         from connected_calendar cal, jsonb_to_recordset(?::jsonb) as t(s timestamptz, e timestamptz)
+        where cal.connection_id = ?`,
+      [connection.owner_id, intervals, connection.id],
+      'run',
+    );
+  });
+}
+
+async function syncClaimed(em: EntityManager, connection: ClaimedConnection, settings: SyncSettings, signal?: AbortSignal): Promise<void> {
+  const outcome = await fetchAndExpand(em, connection, settings, signal);
+  // Cut short by shutdown: the lease runs out and another instance (or this one, restarted) syncs it again.
+  if (signal?.aborted) return;
+  await record(em, connection, outcome, settings);
+}
+
+/** Syncs the due connections one poll can take; returns how many it claimed. */
+export async function syncDueConnections(em: EntityManager, settings: SyncSettings, signal?: AbortSignal): Promise<number> {
+  const claimed = await claim(em, settings, CALENDAR_FETCH.batch);
+  await Promise.all(claimed.map((connection) => syncClaimed(em, connection, settings, signal)));
+  return claimed.length;
+}
+
+/** Starts the polling loop of one instance; `emOf` hands out a fresh EntityManager per poll. */
+export function startCalendarSyncWorker(options: {
+  emOf: () => EntityManager;
+  settings: SyncSettings;
+  onError: (error: unknown) => void;
+}): { stop(): Promise<void> } {
+  let stopped = false;
+  let wake: (() => void) | undefined;
+  const stopping = new AbortController();
+  const loop = (async () => {
+    while (!stopped) {
+      let claimed = 0;
+      try {
+        claimed = await syncDueConnections(options.emOf(), options.settings, stopping.signal);
+      } catch (error) {
+        options.onError(error);
+      }
+      if (claimed < CALENDAR_FETCH.batch && !stopped) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, CALENDAR_FETCH.pollMs).unref();
+        });
+      }
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      stopping.abort();
+      wake?.();
+      await loop;
+    },
+  };
+}
+
+export interface StaleRefresh {
+  settings: SyncSettings;
+  /** CALENDAR_MAX_STALENESS: a connection last attempted longer ago than this is refreshed before a booking. */
+  maxStalenessMs: number;
+  /** The longest the booking waits for those refreshes. */
+  waitMs: number;
+}
+
+/**
+ * Before a booking decides: the connections of the event type's hosts whose last sync attempt is older than the
+ * staleness limit are synced now, waiting at most `waitMs` (a slower sync goes on and lands later; the booking
+ * decides on the busy times stored by then). A connection already being synced elsewhere is not waited for.
+ */
+export async function refreshStaleCalendars(em: EntityManager, eventTypeId: string, refresh: StaleRefresh): Promise<void> {
+  const now = refresh.settings.clock.now();
+  const stale = await em.execute<{ id: string }[]>(
+    `select c.id from calendar_connection c
+      where c.owner_id = any(array(
+              select h.user_id from event_type_host h join event_type et on et.id = h.event_type_id
+               where et.id = ? and et.kind in ('round_robin', 'collective')
+              union select et.owner_id from event_type et where et.id = ?))
+        and (c.last_attempt_at is null or c.last_attempt_at < ?)
+        and (c.lease_until is null or c.lease_until <= ?)`,
+    [eventTypeId, eventTypeId, new Date(now.getTime() - refresh.maxStalenessMs), now],
+  );
+  if (stale.length === 0) return;
+  const claimed = await claim(em, refresh.settings, stale.length, stale.map((row) => row.id));
+  const syncs = Promise.all(claimed.map((connection) => syncClaimed(em.fork(), connection, refresh.settings)));
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, refresh.waitMs);
+  });
+  await Promise.race([syncs.catch(() => undefined), waited]);
+  clearTimeout(timer);
+}
