@@ -2,7 +2,8 @@
  * The SDK's Streamable HTTP server transport, reduced to what /mcp uses (stateless, JSON answers, POST) and working on
  * the body Fastify already parsed, without the SDK's Fetch round trip (docs/performance.md#mcp-tool-calls). Its checks
  * and answers are the SDK 1.32's in that mode (test/mcp/mcp-transport.test.ts pins them), stricter only where
- * JSON-RPC 2.0 asks: an empty batch and JSON the body parser refuses are Invalid Requests.
+ * JSON-RPC 2.0 asks: an empty batch, JSON that is no JSON-RPC message and JSON the body parser refuses are Invalid
+ * Requests.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { MAX_BATCH_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
@@ -95,7 +96,8 @@ export class StatelessJsonTransport implements Transport {
     try {
       messages = Array.isArray(raw) ? raw.map((message) => JSONRPCMessageSchema.parse(message)) : [JSONRPCMessageSchema.parse(raw)];
     } catch {
-      return this.#refuse(400, -32700, 'Parse error: Invalid JSON-RPC message');
+      // Valid JSON that is not a JSON-RPC 2.0 message is an Invalid Request (the SDK says Parse error).
+      return this.#refuse(400, -32600, 'Invalid Request: not a JSON-RPC 2.0 message');
     }
     if (messages.some(isInitializeRequest)) {
       if (messages.length > 1) return this.#refuse(400, -32600, 'Invalid Request: Only one initialization request is allowed');

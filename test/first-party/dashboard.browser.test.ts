@@ -161,6 +161,17 @@ describe('the host dashboard in a browser', () => {
       await expectFitsPhone('dashboard-bookings');
       await row.getByRole('button', { name: 'Reschedule' }).click();
       const slots = row.getByRole('group', { name: /Free times on .* \(America\/New_York\)/ });
+      // Late in the host's day the booked time may be the day's last free one: look on the following days.
+      const newDay = row.getByLabel('New day');
+      for (let day = 1; day <= 7; day++) {
+        const free = slots.getByRole('button').first();
+        const none = row.getByText('No free times that day. Try another day.');
+        await free.or(none).waitFor();
+        if (await free.isVisible()) break;
+        const next = new Date(`${await newDay.inputValue()}T12:00:00Z`);
+        next.setUTCDate(next.getUTCDate() + 1);
+        await newDay.fill(next.toISOString().slice(0, 10));
+      }
       await slots.getByRole('button').first().waitFor();
       const newTime = (await slots.getByRole('button').first().textContent()) ?? '';
       await page.screenshot({ path: 'test/artifacts/dashboard-reschedule.png', fullPage: true });

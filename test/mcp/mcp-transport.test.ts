@@ -109,11 +109,23 @@ describe('MCP transport: protocol revisions, JSON-RPC errors, origins, the share
     expect(await postText(someone.token, '{"jsonrpc": "2.0", "id": 1, "method": ')).toEqual({ status: 400, body: refusal(-32700) });
     expect(await postText(someone.token, '')).toEqual({ status: 400, body: refusal(-32700) });
     expect(await postText(someone.token, '[]')).toEqual({ status: 400, body: refusal(-32600) });
+
     const polluted = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_bookings","arguments":{"__proto__":{"limit":1}}}}';
     expect(await postText(someone.token, polluted)).toEqual({ status: 400, body: refusal(-32600) });
     expect(await postText(someone.token, `{"a":${'['.repeat(500)}${']'.repeat(500)}}`)).toEqual({ status: 400, body: refusal(-32600) });
     // Who may not call at all learns nothing more.
     expect((await postText('pat_nope', '{')).status).toBe(401);
+  });
+
+  it('answers JSON that is not a JSON-RPC message, alone or in a batch, with -32600 Invalid Request', async () => {
+    const someone = await createUserWithToken(t.em());
+    const post = async (body: string) => {
+      const res = await fetch(`${t.siteUrl}/mcp`, { method: 'POST', headers: { Authorization: `Bearer ${someone.token}`, ...JSON_RPC_HEADERS }, body });
+      return { status: res.status, body: (await res.json()) as unknown };
+    };
+    const invalidRequest = { status: 400, body: { jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.any(String) } } };
+    expect(await post('{"hello":"world"}')).toEqual(invalidRequest);
+    expect(await post('[{"jsonrpc":"2.0","id":1,"method":"ping"},42]')).toEqual(invalidRequest);
   });
 
   it('answers tool arguments that are not an object with -32602 Invalid params, the problems listed, alone and in a batch', async () => {
