@@ -71,6 +71,8 @@ export function fallbackShare(points: number, instances: number): number {
  * whenever the store answers, however late because this process is busy; only when the store fails (a connection
  * error, no answer within its limits) is the request counted in this process's memory instead (fail open: an
  * outage of the counter store must not take the API down with it), against this instance's share of the budget.
+ * The two counts are carried across an outage (`Crossings`), so a store that fails and returns within a window
+ * never lets a key spend its budget twice.
  */
 export function createRateLimiter(options: LimiterOptions): RateLimiter {
   const { store } = options;
@@ -81,19 +83,29 @@ export function createRateLimiter(options: LimiterOptions): RateLimiter {
       : (key: string, points: number) => shared.consume(key, points);
   const fallbackPoints = fallbackShare(options.points, store.instances);
   const fallback = new RateLimiterMemory({ keyPrefix: options.keyPrefix, points: fallbackPoints, duration: options.durationSec });
+  const crossings = new Crossings();
   return {
     limit: options.points,
     async consume(key, points = 1) {
+      const owed = crossings.owed(key);
       try {
-        return toResult(options.points, await consumeShared(key, points));
+        const counted = await consumeShared(key, points + owed);
+        crossings.heard(key, counted);
+        return toResult(options.points, counted);
       } catch (outcome) {
         if (outcome instanceof RateLimiterRes) {
+          crossings.heard(key, outcome);
           const refused = toResult(options.points, outcome, true);
           return points > 1 ? { ...refused, remaining: await giveBack(shared, key, points, outcome) } : refused;
         }
+        crossings.owe(key, owed);
         options.onStoreError(outcome);
         try {
-          return toResult(options.points, await fallback.consume(key, points));
+          const seed = crossings.seed(key);
+          if (seed) await fallback.set(key, Math.min(seed.counted, fallbackPoints), seed.secondsLeft);
+          const counted = await fallback.consume(key, points);
+          crossings.owe(key, points);
+          return toResult(options.points, counted);
         } catch (fallbackOutcome) {
           if (fallbackOutcome instanceof RateLimiterRes) return toResult(options.points, fallbackOutcome, true);
           throw fallbackOutcome;
@@ -101,6 +113,69 @@ export function createRateLimiter(options: LimiterOptions): RateLimiter {
       }
     },
   };
+}
+
+/** Keys whose crossing state is remembered before expired ones are swept out. */
+const MAX_CROSSING_KEYS = 10_000;
+
+interface Crossing {
+  /** What the store had counted in its window when it last answered, and when that window ends. */
+  counted: number;
+  until: number;
+  /** Points admitted in memory since, still to be added to the store's count. */
+  owed: number;
+  /** Whether the memory count already started from `counted` in this outage. */
+  seeded: boolean;
+}
+
+/**
+ * Carries a key's count across a store outage, both ways: the memory count starts from what the store had counted
+ * in the window (a key that spent its budget in the store cannot spend it again in memory), and what memory admitted
+ * is added to the store's count when the store answers again within the window.
+ */
+class Crossings {
+  readonly #byKey = new Map<string, Crossing>();
+
+  heard(key: string, counted: RateLimiterRes): void {
+    if (this.#byKey.size >= MAX_CROSSING_KEYS && !this.#byKey.has(key)) this.#sweep();
+    this.#byKey.set(key, { counted: counted.consumedPoints, until: Date.now() + counted.msBeforeNext, owed: 0, seeded: false });
+  }
+
+  /** Points admitted in memory in the store's current window and not yet counted there (taken: the caller adds them). */
+  owed(key: string): number {
+    const crossing = this.#current(key);
+    if (!crossing || crossing.owed === 0) return 0;
+    const owed = crossing.owed;
+    crossing.owed = 0;
+    return owed;
+  }
+
+  owe(key: string, points: number): void {
+    const crossing = this.#current(key);
+    if (crossing) crossing.owed += points;
+  }
+
+  /** The store's count to start this outage's memory count from, once per outage. */
+  seed(key: string): { counted: number; secondsLeft: number } | undefined {
+    const crossing = this.#current(key);
+    if (!crossing || crossing.seeded) return undefined;
+    crossing.seeded = true;
+    return { counted: crossing.counted, secondsLeft: Math.max(1, Math.ceil((crossing.until - Date.now()) / 1000)) };
+  }
+
+  #current(key: string): Crossing | undefined {
+    const crossing = this.#byKey.get(key);
+    if (crossing && crossing.until <= Date.now()) {
+      this.#byKey.delete(key);
+      return undefined;
+    }
+    return crossing;
+  }
+
+  #sweep(): void {
+    const now = Date.now();
+    for (const [key, crossing] of this.#byKey) if (crossing.until <= now) this.#byKey.delete(key);
+  }
 }
 
 /**

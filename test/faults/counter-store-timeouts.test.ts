@@ -48,6 +48,14 @@ describe('a frozen PostgreSQL counter store', () => {
     await database.drop();
   });
 
+  async function until(condition: () => Promise<boolean>): Promise<void> {
+    const deadline = Date.now() + 10 * SLACK_MS;
+    while (!(await condition())) {
+      if (Date.now() > deadline) throw new Error('the counter store did not come back');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
   async function me(): Promise<{ res: Response; ms: number }> {
     const started = Date.now();
     const res = await http.get('/api/v2/me').set(...bearer(user.token)).timeout(COUNTER_BOUND_MS + 5 * SLACK_MS);
@@ -60,7 +68,13 @@ describe('a frozen PostgreSQL counter store', () => {
     const during = [];
     for (let i = 0; i < LIMIT + 1; i++) during.push(await me());
     for (const { ms } of during) expect(ms).toBeLessThan(COUNTER_BOUND_MS + SLACK_MS);
-    expect(during.map(({ res }) => res.status)).toEqual([...Array<number>(LIMIT).fill(200), 429]);
+    // Memory starts from what the store had counted (the request before the freeze): the budget is spent once.
+    expect(during.map(({ res }) => res.status)).toEqual([...Array<number>(LIMIT - 1).fill(200), 429, 429]);
     expect(during[0]!.res.headers['x-ratelimit-limit']).toBe(String(LIMIT));
+
+    // Back within the window, the store learns what memory admitted: the token has nothing left.
+    relay.thaw();
+    await until(async () => (await http.get('/readyz')).body.counterStore === 'ok');
+    expect((await me()).res.status).toBe(429);
   });
 });
