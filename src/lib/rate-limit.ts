@@ -137,8 +137,18 @@ class Crossings {
   readonly #byKey = new Map<string, Crossing>();
 
   heard(key: string, counted: RateLimiterRes): void {
-    if (this.#byKey.size >= MAX_CROSSING_KEYS && !this.#byKey.has(key)) this.#sweep();
-    this.#byKey.set(key, { counted: counted.consumedPoints, until: Date.now() + counted.msBeforeNext, owed: 0, seeded: false });
+    const until = Date.now() + counted.msBeforeNext;
+    const known = this.#byKey.get(key);
+    if (known) {
+      // Every counted request lands here: update in place rather than allocate on the hot path.
+      known.counted = counted.consumedPoints;
+      known.until = until;
+      known.owed = 0;
+      known.seeded = false;
+      return;
+    }
+    if (this.#byKey.size >= MAX_CROSSING_KEYS) this.#sweep();
+    this.#byKey.set(key, { counted: counted.consumedPoints, until, owed: 0, seeded: false });
   }
 
   /** Points admitted in memory in the store's current window and not yet counted there (taken: the caller adds them). */

@@ -9,6 +9,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Env } from '../../config/env.ts';
 import { CALENDAR_FETCH } from '../../config/timeouts.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { startPollingWorker } from '../../lib/polling-worker.ts';
 import { openSecret } from '../../lib/sealed-secrets.ts';
 import { expandBusy, InvalidCalendarError } from './busy-expansion.ts';
 import { fetchFeed, type FeedValidators } from './feed-fetch.ts';
@@ -163,33 +164,12 @@ export function startCalendarSyncWorker(options: {
   settings: SyncSettings;
   onError: (error: unknown) => void;
 }): { stop(): Promise<void> } {
-  let stopped = false;
-  let wake: (() => void) | undefined;
-  const stopping = new AbortController();
-  const loop = (async () => {
-    while (!stopped) {
-      let claimed = 0;
-      try {
-        claimed = await syncDueConnections(options.emOf(), options.settings, stopping.signal);
-      } catch (error) {
-        options.onError(error);
-      }
-      if (claimed < CALENDAR_FETCH.batch && !stopped) {
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-          setTimeout(resolve, CALENDAR_FETCH.pollMs).unref();
-        });
-      }
-    }
-  })();
-  return {
-    async stop() {
-      stopped = true;
-      stopping.abort();
-      wake?.();
-      await loop;
-    },
-  };
+  return startPollingWorker({
+    runBatch: (signal) => syncDueConnections(options.emOf(), options.settings, signal),
+    batch: CALENDAR_FETCH.batch,
+    pollMs: CALENDAR_FETCH.pollMs,
+    onError: options.onError,
+  });
 }
 
 export interface StaleRefresh {

@@ -1,5 +1,6 @@
 import { WEBHOOK_DELIVERY } from '../../config/timeouts.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { startPollingWorker } from '../../lib/polling-worker.ts';
 import { MAX_REQUEST_BODY_BYTES, sendAttempt } from './delivery-sender.ts';
 import { ENDPOINT_DISABLED_ERROR, finish, type Query, recordFailure, recordSuccess, scheduleRetry } from './delivery-outcome.ts';
 
@@ -48,33 +49,12 @@ interface ClaimedDelivery {
  * has a pool of its own: it can never take a connection a request is waiting for.
  */
 export function startDeliveryWorker(options: DeliveryWorkerOptions): { stop(): Promise<void> } {
-  let stopped = false;
-  let wake: (() => void) | undefined;
-  const stopping = new AbortController();
-  const loop = (async () => {
-    while (!stopped) {
-      let claimed = 0;
-      try {
-        claimed = await deliverDueBatch(options, stopping.signal);
-      } catch (error) {
-        options.onError(error);
-      }
-      if (claimed < WEBHOOK_DELIVERY.batch && !stopped) {
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-          setTimeout(resolve, WEBHOOK_DELIVERY.pollMs).unref();
-        });
-      }
-    }
-  })();
-  return {
-    async stop() {
-      stopped = true;
-      stopping.abort();
-      wake?.();
-      await loop;
-    },
-  };
+  return startPollingWorker({
+    runBatch: (signal) => deliverDueBatch(options, signal),
+    batch: WEBHOOK_DELIVERY.batch,
+    pollMs: WEBHOOK_DELIVERY.pollMs,
+    onError: options.onError,
+  });
 }
 
 async function deliverDueBatch(options: DeliveryWorkerOptions, stop: AbortSignal): Promise<number> {
