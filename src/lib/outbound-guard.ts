@@ -1,5 +1,5 @@
 import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /**
@@ -45,6 +45,17 @@ export function isForbiddenAddress(address: string): boolean {
 export interface ResolvedAddress {
   address: string;
   family: 4 | 6;
+}
+
+/**
+ * A lookup hook that connects to the address that was checked, whatever the name resolves to a moment later, so
+ * DNS rebinding cannot reach a forbidden address.
+ */
+export function lookupPinnedTo(checked: ResolvedAddress): LookupFunction {
+  return (_host, options, callback) => {
+    if (options.all) callback(null, [checked]);
+    else callback(null, checked.address, checked.family);
+  };
 }
 
 /**

@@ -1,8 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
 import { CALENDAR_FETCH } from '../../config/timeouts.ts';
-import { outboundUrlProblem, resolveSafely } from '../../lib/outbound-guard.ts';
+import { lookupPinnedTo, outboundUrlProblem, resolveSafely } from '../../lib/outbound-guard.ts';
 
 /** What the last good fetch said, sent back so an unchanged feed answers 304. */
 export interface FeedValidators {
@@ -64,11 +63,7 @@ export async function fetchFeed(
 async function get(url: URL, validators: FeedValidators, allowPrivate: boolean, signal: AbortSignal): Promise<Hop> {
   const resolved = await resolveSafely(url.hostname, allowPrivate);
   if (typeof resolved === 'string') throw new FetchFailure(`the feed's address is refused: ${resolved}`);
-  const checked = resolved[0]!;
-  const lookup: LookupFunction = (_host, lookupOptions, callback) => {
-    if (lookupOptions.all) callback(null, [checked]);
-    else callback(null, checked.address, checked.family);
-  };
+  const lookup = lookupPinnedTo(resolved[0]!);
   const headers: Record<string, string> = { accept: 'text/calendar, */*;q=0.5', 'user-agent': 'scheduling-api-calendars/1' };
   if (validators.etag) headers['if-none-match'] = validators.etag;
   if (validators.lastModified) headers['if-modified-since'] = validators.lastModified;

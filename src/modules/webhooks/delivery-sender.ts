@@ -1,9 +1,8 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { WEBHOOK_DELIVERY } from '../../config/timeouts.ts';
-import { resolveSafely } from '../../lib/outbound-guard.ts';
+import { lookupPinnedTo, resolveSafely } from '../../lib/outbound-guard.ts';
 
 const MAX_STORED_RESPONSE_BYTES = 1024;
 /** The largest body the service POSTs: a larger event's deliveries fail without being sent. */
@@ -44,11 +43,7 @@ export async function sendAttempt(attempt: Attempt, now: Date, stop: AbortSignal
   const url = new URL(attempt.url);
   const resolved = await resolveSafely(url.hostname, attempt.allowPrivateNetworks);
   if (typeof resolved === 'string') return { ok: false, statusCode: null, error: resolved, responseBody: null };
-  const checked = resolved[0]!;
-  const lookup: LookupFunction = (_host, options, callback) => {
-    if (options.all) callback(null, [checked]);
-    else callback(null, checked.address, checked.family);
-  };
+  const lookup = lookupPinnedTo(resolved[0]!);
   const request = url.protocol === 'https:' ? https.request : http.request;
   return new Promise((resolve) => {
     const req = request(
