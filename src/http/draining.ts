@@ -20,13 +20,10 @@ export interface Draining {
 }
 
 /**
- * The stop load balancers expect, in two steps. From `beginStop()` (SIGTERM) requests are served as usual and every
- * answer closes its connection. At `fastify.close()` the listener closes right after the event loop has accepted
- * the connections waiting in the kernel's queue (closing it with some still queued would reset them); a request
- * that arrives after that gets the API's own 503 with Retry-After (Fastify's is switched off with
- * `return503OnClosing: false`) and `Connection: close`, and requests in flight finish. Node cuts idle connections
- * as the listener closes; those accepted without a request yet are first given FIRST_REQUEST_GRACE_MS to deliver
- * one, so that a request written just before the close is answered instead of reset.
+ * The stop load balancers expect. From `beginStop()` (SIGTERM) requests are served and every answer closes its
+ * connection. At `fastify.close()` the listener closes once the kernel's queue is accepted (closing earlier resets
+ * them); later requests get our 503 with Retry-After and `Connection: close`, and requests in flight finish.
+ * Connections accepted without a request yet get FIRST_REQUEST_GRACE_MS to send one, so it is answered, not reset.
  */
 export function registerDraining(app: FastifyInstance): Draining {
   let stopping = false;

@@ -1,10 +1,7 @@
 /**
- * /embed.js: what a host's site loads (through the snippet of web/src/embed.ts) to show a booking page inline.
- * It turns each `<div data-scheduling-embed="<booking page URL>">` into an iframe of that page with `embed=1`,
- * and sets the iframe's height from the page's `{type: 'scheduling:resize', height}` messages, accepted only
- * from that iframe and from the booking page's origin. Only booking pages of the origin that served this script
- * are framed, so the snippet cannot be pointed at another site. Plain ES2017, no dependencies: it runs on
- * other people's pages.
+ * /embed.js: turns each `<div data-scheduling-embed="<booking page URL>">` on a host's site into an iframe of that
+ * page, sized from its `scheduling:resize` messages (accepted only from that iframe and our origin). Only booking
+ * pages of the origin that served the script are framed. Plain ES2017, no dependencies: it runs on others' pages.
  */
 export const EMBED_SCRIPT = `(function () {
   'use strict';

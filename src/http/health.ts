@@ -9,13 +9,10 @@ const HEALTH_TIMEOUT_MS = 2000;
 const READINESS_TIMEOUT_MS = 1000;
 
 /**
- * Liveness (`/healthz`, the operator contract: 200 once the database answers, 503 otherwise) and readiness
- * (`/readyz`: whether this instance should get traffic now). Readiness is 503 from the first moment of a stop
- * (the lame-duck period: load balancers stop sending while requests are still served), and when the database does
- * not answer in time; a counter store that does not answer is reported as `degraded` with 200, because the rate
- * limiter then counts in process memory (fail open): taking every instance out of rotation because the shared
- * Redis froze would turn a limiter outage into a whole outage. The readiness probes' time limits do not count a
- * busy event loop against the database or the store (src/lib/answer-within.ts): load alone is not a fault.
+ * Liveness (`/healthz`: 200 once the database answers) and readiness (`/readyz`: 503 from the first moment of a
+ * stop and when the database does not answer in time). A silent counter store is `degraded` with 200: the limiter
+ * then counts in memory, and pulling every instance because Redis froze would turn a limiter outage into a whole
+ * outage. A busy event loop is not counted against the probes' time limits (src/lib/answer-within.ts).
  */
 export function registerHealth(app: FastifyInstance, orm: MikroORM, counterStore: CounterStore, draining: Pick<Draining, 'stopping'>): void {
   const pingDatabase = (timeoutMs: number) => answerWithin(orm.em.getConnection().execute('select 1'), { ms: timeoutMs });

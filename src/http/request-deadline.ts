@@ -13,13 +13,10 @@ export class DeadlineExceeded extends Error {
 }
 
 /**
- * A deadline for every request, from the moment its body has been read: a handler that has not answered by then
- * gets a 503 with Retry-After, and its signal (`requestDeadline`) is aborted so that work which can still be
- * called off is (a booking transaction rolls back instead of committing for a client that was told 503).
- *
- * Fastify's own `handlerTimeout` would do the first half, but in Fastify 5.12 it is cancelled as soon as a
- * request body has been read (it listens for the request's 'close', which Node emits then), so it never fires
- * for a POST.
+ * A deadline for every request from the moment its body has been read: a handler that has not answered by then
+ * gets a 503 with Retry-After, and its signal is aborted, so a booking transaction rolls back instead of
+ * committing for a client that was told 503. Fastify 5.12's `handlerTimeout` never fires for a POST: it is
+ * cancelled by the request's 'close', which Node emits once the body is read.
  */
 export function registerRequestDeadline(app: FastifyInstance, ms: number): void {
   app.addHook('preHandler', (request, reply, done) => {

@@ -67,12 +67,10 @@ export function fallbackShare(points: number, instances: number): number {
 }
 
 /**
- * A fixed-window counter shared by every instance through PostgreSQL or Redis. It counts in the shared store
- * whenever the store answers, however late because this process is busy; only when the store fails (a connection
- * error, no answer within its limits) is the request counted in this process's memory instead (fail open: an
- * outage of the counter store must not take the API down with it), against this instance's share of the budget.
- * The two counts are carried across an outage (`Crossings`), so a store that fails and returns within a window
- * never lets a key spend its budget twice.
+ * A fixed-window counter shared by every instance through PostgreSQL or Redis, counted there whenever the store
+ * answers, however late. When it fails, the request is counted in memory against this instance's share (fail open:
+ * a counter outage must not take the API down), and the counts cross the outage both ways (`Crossings`), so a
+ * store that fails and returns within a window never lets a key spend its budget twice.
  */
 export function createRateLimiter(options: LimiterOptions): RateLimiter {
   const { store } = options;

@@ -3,12 +3,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { getServerSecret } from './server-secret.ts';
 
 /**
- * Secrets the service must read back in clear (webhook signing keys, which are HMAC keys and cannot be hashed;
- * calendar credentials) are stored sealed: AES-256-GCM under a key derived with HKDF-SHA-256 from a server secret
- * (the `server_secret` table) and the purpose, so a value sealed for one purpose never opens as another's.
- *
- * A sealed value reads `v1.<iv>.<ciphertext and tag>` (base64url). The version names the root secret, so a new
- * one can be introduced later (seal with v2, open v1 and v2, re-seal the rows) without a flag day.
+ * Secrets the service must read back in clear (webhook signing keys, calendar credentials) are sealed with
+ * AES-256-GCM under a key derived by HKDF-SHA-256 from the server secret and the purpose, so a value sealed for one
+ * purpose never opens as another's. `v1.<iv>.<ciphertext and tag>` (base64url): the version names the root secret,
+ * so a new one can come without a flag day.
  */
 export type SealingPurpose = 'webhook-signing-secret' | 'calendar-credentials';
 

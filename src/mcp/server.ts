@@ -1,10 +1,8 @@
 /**
- * The MCP server at /mcp (Streamable HTTP, the official SDK's server in its stateless mode: a new server and
- * transport per request, plain JSON answers), so any instance answers any request. The transport is ours
- * (stateless-transport.ts): the SDK's checks and answers on the request Fastify already parsed, without the SDK's
- * Node-to-Fetch conversion. The door checks the Origin, then admits the POST's calls together before the JSON-RPC
- * handling (src/api/call.ts: the bearer token, every call counted against its budget, each tool's scope); each tool
- * runs its procedure through the same call path as REST.
+ * The MCP server at /mcp: Streamable HTTP in the SDK's stateless mode (plain JSON answers), so any instance answers
+ * any request, over our own transport (stateless-transport.ts). The door checks the Origin, admits the POST's
+ * calls together (src/api/call.ts: token, every call counted, each tool's scope), and each tool runs its procedure
+ * through the same call path as REST.
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';

@@ -1,10 +1,8 @@
 /**
- * The common MCP request, one `tools/call` of a known tool, answered without the SDK's per-request Server: the
- * same schema check, the same response, byte for byte (test/mcp/mcp-tool-call.test.ts compares it with a batch
- * the SDK answers). What it saves per call: building and connecting a Server, the second parse of the request,
- * the parse of our own result against the result schema, and a second serialization of the structured content,
- * which is spliced in as the text the tool already wrote (docs/performance.md#mcp-tool-calls).
- * Anything else (batches, other methods, a task, an unknown tool, a request the schema refuses) goes the SDK's way.
+ * The common MCP request, one `tools/call` of a known tool, answered without the SDK's per-request Server, with the
+ * same schema check and the same bytes (test/mcp/mcp-tool-call.test.ts compares them with the SDK's answer): it
+ * saves building a Server, a second parse of the request and of our result, and a second serialization
+ * (docs/performance.md#mcp-tool-calls). Anything else goes the SDK's way.
  */
 import {
   CallToolRequestSchema,

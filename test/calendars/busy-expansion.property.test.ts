@@ -1,10 +1,8 @@
 /**
- * expandBusy against an independent reference over random recurring series: rrule (a separate RFC 5545
- * implementation) expands the rule on the wall clock, dayjs places each instance in the event's zone, and the
- * reference applies EXDATEs, a moved and a cancelled instance itself. Series run across daylight-saving changes
- * in zones of both hemispheres, a half-hour DST zone and one without DST, written with an IANA TZID, a Windows
- * zone name, or as floating times read in the host's zone. Start times stay clear of the night hours in which
- * the zones change offset: what a time inside a gap or an overlap means is tested in busy-expansion.test.ts.
+ * expandBusy against an independent reference: rrule expands random series on the wall clock, dayjs places each
+ * instance in its zone, the reference applies EXDATEs and overrides itself. Series cross DST changes in several
+ * zones (IANA, Windows names, floating). Start times avoid the night hours of the changes: times inside a gap or an
+ * overlap are tested in busy-expansion.test.ts.
  */
 import fc from 'fast-check';
 import rrule from 'rrule';

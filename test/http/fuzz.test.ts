@@ -7,13 +7,10 @@ import { createBooking, createEventType, createLead } from '../helpers/booking-f
 import { createUserWithToken, type TestUser } from '../helpers/factories.ts';
 
 /**
- * Property-based fuzzing of /api/v2 from its own OpenAPI document: for every operation, requests built from each
- * parameter's schema with hostile values mixed in (wrong types, NUL, lone surrogates, bad percent-encoding, huge
- * strings, deep nesting, non-object bodies, unknown fields, wrong methods), sent with a Team token holding every
- * scope. Never a 5xx; every error is the spec's `{title, message, details?}`. Bounded: RUNS_PER_OPERATION requests
- * per operation. The MCP tools get the same treatment through /mcp, their arguments built from each tool's input
- * schema (RUNS_PER_TOOL calls per tool): never a 5xx, every answer JSON-RPC, every tool error the spec's body. On
- * failure fast-check reports the seed and the shrunk request; FUZZ_SEED=<seed> replays it.
+ * Property-based fuzzing of /api/v2 from its own OpenAPI document, and of the MCP tools from their input schemas:
+ * requests built from each parameter's schema with hostile values mixed in (wrong types, NUL, lone surrogates, bad
+ * encodings, huge or deep values, unknown fields, wrong methods). Never a 5xx; every error is the spec's body (a
+ * JSON-RPC answer for /mcp). On failure fast-check reports the seed; FUZZ_SEED=<seed> replays it.
  */
 
 const RUNS_PER_OPERATION = 60;

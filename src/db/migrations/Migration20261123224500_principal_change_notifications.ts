@@ -1,12 +1,10 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Every change that can refuse a bearer token notifies `principal_changed` with the user's id, so each instance's
- * principal cache (src/identity/principal-cache.ts) drops that user's entries: a PAT revoked, expired early or
- * deleted; an OAuth access token or grant revoked or deleted (a deleted client or user cascades to them); a plan
- * changed or a user deleted. Triggers, not application code, so no path that writes these rows can forget it;
- * NOTIFY is transactional, so listeners hear of a change exactly when it commits. Updates of other columns (a PAT's
- * last_used_at, written once a minute per token) notify nobody.
+ * Every change that can refuse a bearer token (a PAT or OAuth token or grant revoked, expired early or deleted, a
+ * plan changed, a user deleted) notifies `principal_changed` with the user's id, so each instance's principal cache
+ * drops that user's entries. Triggers, so no writer can forget; NOTIFY is transactional, so it is heard exactly at
+ * commit. Other columns (a PAT's last_used_at) notify nobody.
  */
 export class Migration20261123224500_principal_change_notifications extends Migration {
   override name = 'Migration20261123224500_principal_change_notifications';

@@ -36,11 +36,9 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 /**
- * Every busy instance of the document's events that overlaps the window, whole (not clipped), sorted by start
- * then end, and not merged (overlapping events stay separate intervals, each with its UID).
- * Floating times and all-day dates are read in `hostTimeZone`; an all-day event is busy from the host's local
- * midnight of its first day to that of the day after its last. Transparent, free (Outlook's
- * X-MICROSOFT-CDO-BUSYSTATUS:FREE) and cancelled events or instances are not busy, nor are zero-length ones.
+ * Every busy instance overlapping the window, whole, sorted by start then end, not merged (each keeps its UID).
+ * Floating times and all-day dates are read in `hostTimeZone` (all-day: local midnight to midnight after the last
+ * day). Transparent, free (X-MICROSOFT-CDO-BUSYSTATUS:FREE), cancelled and zero-length ones are not busy.
  * Throws InvalidCalendarError when the text is not iCalendar or an event cannot be read.
  */
 export function expandBusy(ics: string, window: BusyWindow, hostTimeZone: string): BusyInterval[] {

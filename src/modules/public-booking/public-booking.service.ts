@@ -1,11 +1,8 @@
 /**
- * The public, unauthenticated booking flow behind the booking page (/book/:user/:eventType).
- *
- * Visibility: only active event types are public; an inactive or unknown one is 404. A secret event type is
- * opened only by its current private link key, in every read and write (the page, availability, booking, lead
- * capture): without it, or with a key replaced since, it is 404 exactly like a missing one. Its id alone opens
- * nothing, since ids are not secrets (an invitee's manage page shows it). The one other key: an invitee's manage
- * token opens the availability of their own booking's event type, to reschedule it.
+ * The public, unauthenticated booking flow behind the booking page (/book/:user/:eventType). Only active event
+ * types are public. A secret one opens only with its current private link key, in every read and write (404 like
+ * a missing one otherwise: ids are not secrets); an invitee's manage token also opens its availability, to
+ * reschedule their own booking.
  */
 import type { StaleRefresh } from '../calendars/calendar-sync.ts';
 import { timingSafeEqual } from 'node:crypto';
