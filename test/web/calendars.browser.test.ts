@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPersonalAccessToken } from '../../src/identity/personal-access-tokens.ts';
@@ -9,7 +10,7 @@ import { addDays, dateKey, type LocalDate, localDateOf, localInstant, weekdayInd
 import { type FeedHandler, startFeedServer } from '../calendars/feed-server.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { createBooking, createEventType } from '../helpers/booking-factories.ts';
-import { BROWSER_TEST_TIMEOUT, type Browser, builtWebRoot, DESKTOP, launchBrowser, PHONE, screenshotBothWidths } from '../helpers/browser.ts';
+import { ARTIFACTS, BROWSER_TEST_TIMEOUT, type Browser, builtWebRoot, DESKTOP, launchBrowser, PHONE, screenshotBothWidths } from '../helpers/browser.ts';
 import { bearer } from '../helpers/factories.ts';
 import { createPasswordUser, type PasswordUser, startListeningApp } from '../oauth/support.ts';
 
@@ -98,9 +99,9 @@ describe('connected calendars in the dashboard (browser)', () => {
       const form = page.getByRole('form', { name: 'Connect a calendar' });
       await form.getByRole('radio', { name: /CalDAV account/ }).check();
       const caldav = { kind: 'caldav', serverUrl: 'ftp://caldav.example.com/', username: 'cleo@example.com', password: 'app-password-1234' };
-      await form.getByLabel('Server URL').fill(caldav.serverUrl);
-      await form.getByLabel('Username').fill(caldav.username);
-      await form.getByLabel('App password').fill(caldav.password);
+      await form.getByLabel('Server URL', { exact: true }).fill(caldav.serverUrl);
+      await form.getByLabel('Username', { exact: true }).fill(caldav.username);
+      await form.getByLabel('App password', { exact: true }).fill(caldav.password);
       const refused = await t.http.post('/api/v2/calendar-connections').set(...bearer(token)).send(caldav);
       expect(refused.status).toBe(400);
       await form.getByRole('button', { name: 'Connect' }).click();
@@ -109,7 +110,7 @@ describe('connected calendars in the dashboard (browser)', () => {
 
       // A feed: pending at once, then ok as its first sync ends (the page polls).
       await form.getByRole('radio', { name: /iCalendar feed/ }).check();
-      await form.getByLabel('Feed URL').fill(server.url(path));
+      await form.getByLabel('Feed URL', { exact: true }).fill(server.url(path));
       await form.getByLabel('Name (optional)').fill('Work');
       await form.getByRole('button', { name: 'Connect' }).click();
       const item = page.getByTestId('calendar-connection').filter({ hasText: 'Work' });
@@ -119,10 +120,10 @@ describe('connected calendars in the dashboard (browser)', () => {
       expect(await item.getByTestId('last-sync').textContent()).toBe(formatWhen(connection!.lastSyncedAt, ZONE));
       expect(await item.textContent()).toContain('/….ics');
       expect(await page.content()).not.toContain(SECRET);
-      expect(await item.getByRole('checkbox', { name: /^Receives bookings: Work/ }).isDisabled()).toBe(true);
+      expect(await item.getByRole('checkbox', { name: 'Receives bookings (read-only feed) for Work' }).isDisabled()).toBe(true);
 
       // Counts as busy, off and on again, as REST sees it.
-      const counts = item.getByRole('checkbox', { name: 'Counts as busy: Work' });
+      const counts = item.getByRole('checkbox', { name: 'Counts as busy for Work' });
       const busyOnServer = async () => (await rest(`/api/v2/calendar-connections/${connection!.id}`)).body.calendars[0].busy;
       await counts.click();
       await expect.poll(() => counts.isChecked()).toBe(false);
@@ -161,7 +162,7 @@ describe('connected calendars in the dashboard (browser)', () => {
       await t.em().execute(`insert into connected_calendar (id, connection_id, name) values (?, ?, 'Personal'), (?, ?, 'Team')`, [personal, account, team, account]);
       await page.reload();
       const fastmail = page.getByTestId('calendar-connection').filter({ hasText: 'Fastmail' });
-      const receives = (name: string) => fastmail.getByRole('checkbox', { name: `Receives bookings: ${name}` });
+      const receives = (name: string) => fastmail.getByRole('checkbox', { name: `Receives bookings for ${name}`, exact: true });
       await receives('Personal').click();
       await expect.poll(() => receives('Personal').isChecked()).toBe(true);
       const second = await t.http
@@ -219,10 +220,12 @@ describe('connected calendars in the dashboard (browser)', () => {
       await cell(at(10), ', busy: Work').click();
       await panel.getByText('Busy in your calendar “Work” (calendar connection).').waitFor();
       await expectFitsPhone('availability-week');
+      await page.getByRole('region', { name: 'Your week' }).screenshot({ path: join(ARTIFACTS, 'availability-week-card.png') });
 
       // On a phone the chosen day shows alone, with its busy blocks, and a click still explains.
       await page.setViewportSize(PHONE);
       expect(await page.getByTestId('busy-block').filter({ hasText: 'Work' }).isVisible()).toBe(true);
+      await page.getByRole('region', { name: 'Your week' }).screenshot({ path: join(ARTIFACTS, 'availability-week-card-390.png') });
       await cell(at(14), ', busy: Booked').click();
       await panel.getByText('You already have a booking at this time.').waitFor();
       await page.setViewportSize(DESKTOP);

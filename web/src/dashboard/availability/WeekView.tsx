@@ -77,13 +77,13 @@ export function WeekView({ schedule, refreshKey }: { schedule: WeekSchedule; ref
         {/* biome-ignore lint/a11y/useSemanticElements: a labelled group of buttons */}
         <div className="week-view-nav" role="group" aria-label="Week">
           <button type="button" className="btn btn-small" onClick={() => showWeek(addDays(monday, -7))}>
-            Previous week
+            Previous<span className="visually-hidden"> week</span>
           </button>
           <button type="button" className="btn btn-small" onClick={() => showWeek(mondayOf(today))} disabled={dateKey(monday) === dateKey(mondayOf(today))}>
             This week
           </button>
           <button type="button" className="btn btn-small" onClick={() => showWeek(addDays(monday, 7))}>
-            Next week
+            Next<span className="visually-hidden"> week</span>
           </button>
           <strong className="week-label" data-testid="week-label">
             {weekLabel}

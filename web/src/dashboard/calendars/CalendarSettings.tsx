@@ -15,7 +15,7 @@ export function CalendarSettings(props: { connection: Connection; disabled: bool
             <span className="calendar-name break">{calendar.name}</span>
             <label className="toggle">
               <input type="checkbox" checked={calendar.busy} disabled={disabled} onChange={(event) => props.onChange(calendar, { busy: event.target.checked })} />
-              Counts as busy<span className="visually-hidden">: {calendar.name}</span>
+              Counts as busy<span className="visually-hidden"> for {calendar.name}</span>
             </label>
             <label className="toggle" title={readOnly ? 'A feed is read-only: bookings cannot be written to it.' : undefined}>
               <input
@@ -24,8 +24,8 @@ export function CalendarSettings(props: { connection: Connection; disabled: bool
                 disabled={disabled || readOnly}
                 onChange={(event) => props.onChange(calendar, { bookingTarget: event.target.checked })}
               />
-              Receives bookings<span className="visually-hidden">: {calendar.name}</span>
-              {readOnly && <span className="muted"> (read-only feed)</span>}
+              {readOnly ? 'Receives bookings (read-only feed)' : 'Receives bookings'}
+              <span className="visually-hidden"> for {calendar.name}</span>
             </label>
           </li>
         ))}
