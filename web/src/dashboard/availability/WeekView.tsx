@@ -85,9 +85,7 @@ export function WeekView({ schedule, refreshKey }: { schedule: WeekSchedule; ref
           <button type="button" className="btn btn-small" onClick={() => showWeek(addDays(monday, 7))}>
             Next<span className="visually-hidden"> week</span>
           </button>
-          <strong className="week-label" data-testid="week-label">
-            {weekLabel}
-          </strong>
+          <strong className="week-label">{weekLabel}</strong>
         </div>
       </div>
       <div className="card-body">
