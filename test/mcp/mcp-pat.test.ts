@@ -88,6 +88,7 @@ describe('MCP at /mcp with a personal access token (official SDK client)', () =>
         { eventTypeId, start: '2026-03-05T15:00:00Z' },
         `/api/v2/availability/explain?eventTypeId=${eventTypeId}&start=2026-03-05T15:00:00Z`,
       ],
+      ['list_busy_times', WINDOW, `/api/v2/availability/busy?from=${WINDOW.from}&to=${WINDOW.to}`],
       ['list_bookings', {}, '/api/v2/bookings'],
       ['get_booking', { id: booking.id }, `/api/v2/bookings/${booking.id}`],
       ['get_event_type', { id: eventTypeId }, `/api/v2/event-types/${eventTypeId}`],

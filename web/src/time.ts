@@ -58,10 +58,26 @@ function offsetAt(instant: number, timeZone: string): number {
 
 /** The instant a local date starts in a zone (its first existing minute, should midnight be skipped by DST). */
 export function startOfLocalDate(date: LocalDate, timeZone: string): number {
-  const naive = Date.UTC(date.year, date.month - 1, date.day);
+  return localInstant(date, 0, timeZone);
+}
+
+/** The instant of a wall-clock minute of a local date in a zone (a minute skipped by DST moves forward by the gap). */
+export function localInstant(date: LocalDate, minuteOfDay: number, timeZone: string): number {
+  const naive = Date.UTC(date.year, date.month - 1, date.day) + minuteOfDay * 60_000;
   let guess = naive - offsetAt(naive, timeZone);
   guess = naive - offsetAt(guess, timeZone);
   return guess;
+}
+
+/** The wall-clock minute of the day (0–1439) an instant falls on in a zone. */
+export function minuteOfDay(instant: number, timeZone: string): number {
+  const wall = wallClock(instant, timeZone);
+  return (wall.hour ?? 0) * 60 + (wall.minute ?? 0);
+}
+
+/** Monday = 0 … Sunday = 6. */
+export function weekdayIndex(date: LocalDate): number {
+  return (new Date(Date.UTC(date.year, date.month - 1, date.day)).getUTCDay() + 6) % 7;
 }
 
 /** The visitor's zone as the browser reports it. */

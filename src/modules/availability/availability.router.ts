@@ -4,6 +4,8 @@ import { AvailabilityInputSchema, AvailabilityOutputSchema, MAX_WINDOW_DAYS } fr
 import { getAvailability } from './availability.service.ts';
 import { ExplainInputSchema, ExplainOutputSchema } from './availability-explain.schemas.ts';
 import { explainAvailability } from './availability-explain.service.ts';
+import { BusyTimesInputSchema, BusyTimesOutputSchema } from './busy-times.schemas.ts';
+import { listBusyTimes } from './busy-times.service.ts';
 
 export const availabilityRouter = router({
   get: scopedProcedure('read:availability')
@@ -45,4 +47,21 @@ export const availabilityRouter = router({
     .input(ExplainInputSchema)
     .output(ExplainOutputSchema)
     .query(({ ctx, input }) => explainAvailability(ctx.em, ctx.principal.userId, input, ctx.clock.now())),
+  busy: scopedProcedure('read:availability')
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/availability/busy',
+        operationId: 'listBusyTimes',
+        tags: ['Availability'],
+        summary: 'List your busy times',
+        description:
+          `Your own busy time in a window of at most ${MAX_WINDOW_DAYS} days, as slots avoid it: meetings booked with ` +
+          'you (`source: "booking"`) and the stored busy times of your connected calendars marked busy (`source: ' +
+          '"calendar"`, merged per connection, clipped to the window, as of their last sync). Ordered by start.',
+      },
+    })
+    .input(BusyTimesInputSchema)
+    .output(BusyTimesOutputSchema)
+    .query(({ ctx, input }) => listBusyTimes(ctx.em, ctx.principal.userId, input)),
 });

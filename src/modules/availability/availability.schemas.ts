@@ -7,6 +7,18 @@ import { HostCalendarsSchema } from '../calendars/calendars.schemas.ts';
 /** The longest window /availability computes at once (spec: Limits). */
 export const MAX_WINDOW_DAYS = 31;
 
+/** `to` after `from` and at most MAX_WINDOW_DAYS later: the window rule of every availability read. */
+export function checkWindow<T extends { from: string; to: string }>(input: T, issues: z.RefinementCtx<T>): void {
+  const from = Date.parse(input.from);
+  const to = Date.parse(input.to);
+  if (Number.isNaN(from) || Number.isNaN(to)) return;
+  if (to <= from) {
+    issues.addIssue({ code: 'custom', path: ['to'], message: 'must be after from' });
+  } else if (to - from > MAX_WINDOW_DAYS * 86_400_000) {
+    issues.addIssue({ code: 'custom', path: ['to'], message: `must be at most ${MAX_WINDOW_DAYS} days after from` });
+  }
+}
+
 export const SlotSchema = z
   .object({
     start: z.iso
@@ -39,16 +51,7 @@ export const AvailabilityInputSchema = z
       .meta({ description: 'Minutes; one of the event type’s `durationsMin` (default: the first one).', examples: [30] })
       .optional(),
   })
-  .superRefine((input, issues) => {
-    const from = Date.parse(input.from);
-    const to = Date.parse(input.to);
-    if (Number.isNaN(from) || Number.isNaN(to)) return;
-    if (to <= from) {
-      issues.addIssue({ code: 'custom', path: ['to'], message: 'must be after from' });
-    } else if (to - from > MAX_WINDOW_DAYS * 86_400_000) {
-      issues.addIssue({ code: 'custom', path: ['to'], message: `must be at most ${MAX_WINDOW_DAYS} days after from` });
-    }
-  });
+  .superRefine(checkWindow);
 
 export type AvailabilityInput = z.infer<typeof AvailabilityInputSchema>;
 

@@ -6,6 +6,7 @@ import type { ScheduleData } from './format.ts';
 import { titleCase } from './format.ts';
 import { useLoaded } from './loaded.ts';
 import { useSession } from './session.ts';
+import { WeekView } from './availability/WeekView.tsx';
 
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 type Interval = { start: string; end: string };
@@ -25,6 +26,8 @@ export function AvailabilityPage() {
   const [saveError, setSaveError] = useState<string | null>(null);
   const [status, setStatus] = useState('');
   const [busy, setBusy] = useState(false);
+  // Counts saves, so the week view asks again for the times the new hours offer.
+  const [saves, setSaves] = useState(0);
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
@@ -36,6 +39,7 @@ export function AvailabilityPage() {
       const saved = await api.schedule.replace.mutate({ weekly, overrides });
       schedule.update(() => saved);
       setEdited(null);
+      setSaves((n) => n + 1);
       setStatus('Saved');
     } catch (error) {
       onSessionLost(error);
@@ -50,12 +54,14 @@ export function AvailabilityPage() {
       <div className="page-header">
         <h1>Availability</h1>
         <p>
-          Your working hours and the dates that differ. Bookable slots come from these hours, minus what is already booked.
+          Your working hours and the dates that differ. Bookable slots come from these hours, minus what is already booked
+          and what your connected calendars say is busy.
           {schedule.value && <> Times are in your time zone, <strong>{schedule.value.timezone}</strong>.</>}
         </p>
       </div>
       {schedule.error && <LoadFailed what="Your schedule" reason={schedule.error} onRetry={schedule.reload} />}
       {!weekly && !schedule.error && <Spinner label="Loading your schedule…" />}
+      {schedule.value && <WeekView schedule={schedule.value} refreshKey={saves} />}
       {weekly && (
         <form className="stack" onSubmit={(event) => void save(event)}>
           <section className="card" aria-labelledby="weekly-title">

@@ -3,12 +3,13 @@ import { api, errorMessage, errorStatus, setCsrfToken, signInUrl } from '../api.
 import { BrandMark, LoadFailed, Spinner } from '../components/ui.tsx';
 import { AvailabilityPage } from './AvailabilityPage.tsx';
 import { BookingsPage } from './BookingsPage.tsx';
+import { CalendarsPage } from './calendars/CalendarsPage.tsx';
 import { ContactsPage } from './ContactsPage.tsx';
 import { DeveloperSettingsPage } from './DeveloperSettingsPage.tsx';
 import { EventTypesPage } from './EventTypesPage.tsx';
 import { planName } from './format.ts';
 import { LeadsPage } from './LeadsPage.tsx';
-import { navigate, PAGES, type PagePath } from './router.ts';
+import { followLink, PAGES, type PagePath } from './router.ts';
 import { type DashboardSession, SessionContext, type SessionUser } from './session.ts';
 
 type State = { kind: 'loading' } | { kind: 'ready'; user: SessionUser; csrfToken: string } | { kind: 'error'; message: string };
@@ -17,6 +18,7 @@ const PAGE_COMPONENTS: Record<PagePath, () => React.JSX.Element> = {
   '/app/bookings': BookingsPage,
   '/app/event-types': EventTypesPage,
   '/app/availability': AvailabilityPage,
+  '/app/calendars': CalendarsPage,
   '/app/leads': LeadsPage,
   '/app/contacts': ContactsPage,
   '/app/settings/developer': DeveloperSettingsPage,
@@ -64,10 +66,7 @@ export function Shell({ page }: { page: PagePath }) {
   const Page = PAGE_COMPONENTS[page];
 
   const follow = (event: MouseEvent<HTMLAnchorElement>, path: string) => {
-    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
-    event.preventDefault();
-    navigate(path);
-    document.getElementById('main')?.focus();
+    if (followLink(event, path)) document.getElementById('main')?.focus();
   };
 
   return (

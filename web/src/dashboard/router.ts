@@ -1,10 +1,11 @@
-import { useEffect, useState } from 'react';
+import { type MouseEvent, useEffect, useState } from 'react';
 
 /** The dashboard's pages, by the path under /app they live at. */
 export const PAGES = [
   { path: '/app/bookings', label: 'Bookings' },
   { path: '/app/event-types', label: 'Event types' },
   { path: '/app/availability', label: 'Availability' },
+  { path: '/app/calendars', label: 'Calendars' },
   { path: '/app/leads', label: 'Leads' },
   { path: '/app/contacts', label: 'Contacts' },
   { path: '/app/settings/developer', label: 'Developer settings' },
@@ -24,6 +25,14 @@ export function pageFor(pathname: string): PagePath | null {
 export function navigate(path: string): void {
   window.history.pushState(null, '', path);
   window.dispatchEvent(new PopStateEvent('popstate'));
+}
+
+/** A link's click as client-side navigation, unless a modifier asks for a new tab or window; true when it navigated. */
+export function followLink(event: MouseEvent<HTMLAnchorElement>, path: string): boolean {
+  if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return false;
+  event.preventDefault();
+  navigate(path);
+  return true;
 }
 
 export function usePathname(): string {
