@@ -101,6 +101,8 @@ export const ManagedBookingSchema = z.object({
   }),
   host: z.object({ name: z.string().nullable() }),
   links: InviteeLinksSchema,
+  /** Until when the invitee may cancel or reschedule here (the event type's notice before the start); null: no notice. */
+  changesUntil: z.object({ cancel: z.iso.datetime().nullable(), reschedule: z.iso.datetime().nullable() }),
 });
 
 export type ManagedBooking = z.infer<typeof ManagedBookingSchema>;
