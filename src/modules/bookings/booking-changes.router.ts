@@ -121,7 +121,7 @@ export const bookingChangesRouter = router({
         tags: ['Bookings'],
         summary: 'Decline a pending booking',
         description:
-          'A `pending` booking becomes `declined` with the optional `reason`, and its time is free again; the ' +
+          'A `pending` booking becomes `declined` with the optional `reason` (send `{}` for none), and its time is free again; the ' +
           'event `booking.declined` is sent. Declining a declined booking answers 200 with it unchanged (the first ' +
           'reason stays). An active booking is 409: cancel it instead (DELETE /bookings/{id}); a canceled one is 409 too.',
       },

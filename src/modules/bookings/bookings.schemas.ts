@@ -6,9 +6,6 @@ import { EventTypeRefSchema } from '../event-types/event-types.schemas.ts';
 export const BOOKING_STATUSES = ['active', 'canceled', 'pending', 'declined'] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 
-/** The statuses whose bookings hold their time (and count against the event type's limits). */
-export const HOLDING_STATUSES = ['active', 'pending'] as const satisfies readonly BookingStatus[];
-
 export const BookingStatusSchema = z.enum(BOOKING_STATUSES).meta({
   id: 'BookingStatus',
   description:
