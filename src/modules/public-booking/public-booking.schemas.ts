@@ -51,6 +51,7 @@ export const PublicEventTypeSchema = EventTypeSchema.pick({
 }).extend({
   minNoticeMin: z.int(),
   seatsPerSlot: z.int().describe('Invitees per slot (more than 1 only for group event types).'),
+  requiresConfirmation: z.boolean().describe('Bookings wait for the host to confirm them (the page says "request").'),
   owner: z.object({ name: z.string().nullable(), slug: z.string(), timezone: z.string() }),
 });
 
