@@ -8,6 +8,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError, notFound } from '../../lib/errors.ts';
 import { generateToken, hashToken, looksLikeToken } from '../../lib/secrets.ts';
 import { type SqlTimestamp, toDate } from '../../lib/sql-values.ts';
+import { formatInZone } from '../availability/wall-clock.ts';
 import { rescheduleBooking } from '../bookings/booking-reschedule.service.ts';
 import { readBooking } from '../bookings/booking.rows.ts';
 import type { Booking } from '../bookings/bookings.schemas.ts';
@@ -145,7 +146,8 @@ function assertBeforeNotice(action: 'cancel' | 'reschedule', booking: Booking, n
   const edge = noticeEdge(booking, noticeMin);
   if (!edge || now <= edge || (booking.status !== 'active' && booking.status !== 'pending')) return;
   const zone = booking.invitee?.timezone ?? 'UTC';
-  const when = new Intl.DateTimeFormat('en-GB', { timeZone: zone, dateStyle: 'full', timeStyle: 'short' }).format(edge);
+  const local = formatInZone(edge.getTime(), zone);
+  const when = `${local.slice(0, 10)} ${local.slice(11, 16)}`;
   const verb = action === 'cancel' ? 'canceled' : 'rescheduled';
   throw new DomainError(
     'conflict',
