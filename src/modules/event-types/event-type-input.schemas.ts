@@ -72,7 +72,7 @@ const SeatsSchema = z
   .min(EVENT_TYPE_LIMITS.seatsMin)
   .max(EVENT_TYPE_LIMITS.seatsMax)
   .meta({
-    description: `Group event types only (400 for another kind): invitees per slot. Default ${DEFAULT_GROUP_SEATS}.`,
+    description: `Invitees per slot, for group event types only (400 for another kind). Default ${DEFAULT_GROUP_SEATS}.`,
     examples: [DEFAULT_GROUP_SEATS],
   });
 
