@@ -8,6 +8,7 @@ import { PENDING_EXPIRY } from '../../config/timeouts.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { DomainError, notFound } from '../../lib/errors.ts';
 import { startPollingWorker } from '../../lib/polling-worker.ts';
+import { executePrepared } from '../../lib/prepared-sql.ts';
 import { toDate } from '../../lib/sql-values.ts';
 import { refreshContacts } from '../contacts/contacts.projection.ts';
 import { emitWebhookEvent } from '../webhooks/outbox.ts';
@@ -88,6 +89,9 @@ async function decline(tx: EntityManager, booking: PendingBooking, declinedAt: D
  * decline is dated at the booking's start, when it stopped being confirmable. Returns how many it declined.
  */
 export async function declineUnconfirmed(em: EntityManager, now: Date, batch: number = PENDING_EXPIRY.batch): Promise<number> {
+  // One indexed look first (booking_pending_start_idx), so an idle poll is a single statement, not a transaction.
+  const [due] = await executePrepared(em, 'booking.pending-due', `select 1 from booking where status = 'pending' and start_at <= ? limit 1`, [now]);
+  if (!due) return 0;
   return em.transactional(async (tx) => {
     const due = await tx.execute<{ id: string; owner_id: string; invitee_email: string; start_at: string }[]>(
       `select id, owner_id, invitee_email, start_at from booking
