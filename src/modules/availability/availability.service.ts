@@ -129,13 +129,6 @@ const countParams = (eventType: EventTypeRecord, from: number, to: number) =>
 const withSeats = (eventType: EventTypeRecord) => eventType.kind === 'group';
 const seatParams = (eventType: EventTypeRecord) => (withSeats(eventType) ? [eventType.id, eventType.seatsPerSlot] : []);
 const windowParams = (from: number, to: number) => [new Date(from - DAY), new Date(to + DAY)];
-/** The window parameters of a group's seats (only those read them) and of busyOf, in that order. */
-const busyParams = (eventType: EventTypeRecord, from: number, to: number) => [
-  ...(withSeats(eventType) ? windowParams(from, to) : []),
-  ...windowParams(from, to),
-  ...windowParams(from, to),
-];
-
 export interface BusyText {
   busy: string | null;
   seats: string | null;
