@@ -84,10 +84,10 @@ describe('booking rules and confirmations in the dashboard', () => {
   it(
     'lists pending bookings under "To confirm"; Confirm makes one active and Decline (with a reason) declines another',
     async () => {
-      const host = await createPasswordUser(t.em(), { plan: 'pro', name: 'Carl Confirm', timezone: 'America/Chicago' });
+      const host = await createPasswordUser(t.em(), { plan: 'team', name: 'Carl Confirm', timezone: 'America/Chicago' });
       const { token } = await createPersonalAccessToken(t.em(), { userId: host.id, name: 'check', scopes: ALL_SCOPES });
       const eventType = await createEventType(t.em(), host.id, { name: 'Site visit', requiresConfirmation: true });
-      const soon = Date.now() + 2 * 86_400_000;
+      const soon = Math.ceil((Date.now() + 2 * 86_400_000) / 3_600_000) * 3_600_000;
       const first = await createBooking(t.em(), { eventType, startAt: new Date(soon), status: 'pending', invitee: { name: 'Petra Pending' } });
       const second = await createBooking(t.em(), {
         eventType,

@@ -221,18 +221,18 @@ function BookingRow({ booking, onChanged }: { booking: BookingItem; onChanged: (
         {booking.status === 'declined' && <p className="muted">Declined{booking.declineReason ? `: “${booking.declineReason}”` : ''}</p>}
         {noShow && <p className="badge badge-warning">No-show</p>}
         {error && <ErrorNotice>{error}</ErrorNotice>}
-        {pending && !started && (
-          <div className="btn-row">
-            <button type="button" className="btn btn-small btn-primary" onClick={() => void confirm()}>
-              Confirm
-            </button>
-            <button type="button" className="btn btn-small btn-danger" aria-expanded={panel === 'decline'} onClick={() => setPanel(panel === 'decline' ? 'none' : 'decline')}>
-              Decline
-            </button>
-          </div>
-        )}
         {(active || pending) && (
           <div className="btn-row">
+            {pending && !started && (
+              <>
+                <button type="button" className="btn btn-small btn-primary" onClick={() => void confirm()}>
+                  Confirm
+                </button>
+                <button type="button" className="btn btn-small btn-danger" aria-expanded={panel === 'decline'} onClick={() => setPanel(panel === 'decline' ? 'none' : 'decline')}>
+                  Decline
+                </button>
+              </>
+            )}
             {!started && (
               <>
                 <button type="button" className="btn btn-small" aria-expanded={panel === 'reschedule'} onClick={() => setPanel(panel === 'reschedule' ? 'none' : 'reschedule')}>
