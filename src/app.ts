@@ -20,6 +20,7 @@ import { listenForPrincipalChanges } from './identity/principal-invalidation.ts'
 import { initOrm } from './db/orm.ts';
 import { calendarSyncSettings, startCalendarSyncWorker } from './modules/calendars/calendar-sync.ts';
 import { DEFAULT_RETRY_DELAYS_MS, type RetryPolicy, startDeliveryWorker } from './modules/webhooks/delivery-worker.ts';
+import { startPendingExpiryWorker } from './modules/bookings/booking-confirmation.service.ts';
 import { registerRest } from './http/rest/rest-mount.ts';
 import { registerTrpc, TRPC_BASE_PATH } from './http/trpc/trpc-mount.ts';
 import { registerDocs } from './http/docs.ts';
@@ -221,12 +222,18 @@ export async function buildApp(options: AppOptions): Promise<App> {
     openSecret: (sealed) => openSecret(orm.em.fork(), 'webhook-signing-secret', sealed),
     onError: (error) => log.warn({ err: error }, 'webhook delivery worker: a poll failed; trying again'),
   });
-  // Its own two connections (as the webhook worker's): a sync never takes a connection a request is waiting for.
-  const calendarSyncOrm = await initOrm(options.databaseUrl, { poolMax: 2 });
+  // The calendar sync and the pending bookings' expiry share two connections of their own (as the webhook worker
+  // has): they never take a connection a request is waiting for.
+  const backgroundOrm = await initOrm(options.databaseUrl, { poolMax: 2 });
   const calendarSyncWorker = startCalendarSyncWorker({
-    emOf: () => calendarSyncOrm.em.fork(),
+    emOf: () => backgroundOrm.em.fork(),
     settings: calendarSyncSettings(env, services.clock),
     onError: (error) => log.warn({ err: error }, 'calendar sync worker: a poll failed; trying again'),
+  });
+  const pendingExpiryWorker = startPendingExpiryWorker({
+    emOf: () => backgroundOrm.em.fork(),
+    clock: services.clock,
+    onError: (error) => log.warn({ err: error }, 'pending booking expiry: a poll failed; trying again'),
   });
 
   return {
@@ -235,7 +242,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     beginStop: () => draining.beginStop(),
     async close() {
       await calendarSyncWorker.stop();
-      await calendarSyncOrm.close();
+      await pendingExpiryWorker.stop();
+      await backgroundOrm.close();
       await webhookWorker.stop();
       await webhookPool.end();
       await fastify.close();

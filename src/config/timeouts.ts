@@ -106,3 +106,10 @@ export const CALENDAR_FETCH = {
   /** The longest a booking waits for a stale host calendar's refresh before deciding on the stored busy times. */
   bookingRefreshMs: 2_000,
 } as const;
+
+export const PENDING_EXPIRY = {
+  /** How often each instance declines the pending bookings whose start has passed unconfirmed. */
+  pollMs: 1_000,
+  /** Bookings declined per transaction (claimed with `for update skip locked`, so instances share the work). */
+  batch: 50,
+} as const;

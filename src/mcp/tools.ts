@@ -59,7 +59,7 @@ function toolOf(
   const wrapsOutput = output !== undefined && output.type !== 'object';
   const outputSchema = wrapsOutput ? { type: 'object', properties: { result: output }, required: ['result'] } : output;
   const readOnly = method === 'GET';
-  const destructive = /^(cancel|deactivate)[A-Z]/.test(openapi.operationId);
+  const destructive = /^(cancel|deactivate|decline)[A-Z]/.test(openapi.operationId);
   return {
     procedurePath,
     procedureType: procedure._def.type === 'mutation' ? 'mutation' : 'query',

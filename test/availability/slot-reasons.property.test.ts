@@ -1,7 +1,7 @@
 /**
  * The explanation of one slot against the slot list the engine returns for a whole window, over random
- * schedules, date overrides, zones with daylight-saving changes, bookings with buffers, group seats, notice and
- * teams of both kinds: a slot is explained as available exactly when the window's list has it, each host's
+ * schedules, date overrides, zones with daylight-saving changes, bookings with buffers, group seats, notice,
+ * booking windows, limits and teams of both kinds: a slot is explained as available exactly when the window's list has it, each host's
  * verdict matches its reasons, and every slot not offered has at least one reason. Pure: no database.
  */
 import fc from 'fast-check';
@@ -72,8 +72,21 @@ function calendarBusyArb(base: number) {
   );
 }
 
+/** Pairs (start minute, seats) of bookings the limits count, around the window. */
+function countedArb(base: number) {
+  return fc
+    .array(fc.tuple(fc.integer({ min: -2 * 24 * 4, max: 4 * 24 * 4 }).map((q) => base / MINUTE_MS + q * 15), fc.constantFrom(1, 2)), { maxLength: 6 })
+    .map((pairs) => pairs.flat());
+}
+
 function hostArb(base: number, id: string) {
-  return fc.record({ hostId: fc.constant(id), schedule: scheduleArb(base), busy: busyArb(base), calendarBusy: calendarBusyArb(base) });
+  return fc.record({
+    hostId: fc.constant(id),
+    schedule: scheduleArb(base),
+    busy: busyArb(base),
+    calendarBusy: calendarBusyArb(base),
+    counted: countedArb(base),
+  });
 }
 
 function rulesArb(base: number) {
@@ -86,6 +99,8 @@ function rulesArb(base: number) {
       bufferBeforeMin: fc.constantFrom(0, 0, 5, 15),
       bufferAfterMin: fc.constantFrom(0, 0, 10, 30),
       minNoticeMin: fc.constantFrom(0, 0, 30, 240),
+      bookingWindow: fc.constantFrom(null, null, { type: 'rolling' as const, days: 1 }, { type: 'rolling' as const, days: 2 }),
+      limits: fc.constantFrom(null, null, { perDay: 1 }, { perDay: 2, perWeek: 3 }, { perMonth: 4 }),
       now: fc.integer({ min: -DAY, max: DAY }),
       from: fc.integer({ min: 0, max: DAY / MINUTE_MS }).map((m) => m * MINUTE_MS),
       length: fc.integer({ min: 60, max: 1.5 * 1440 }).map((m) => m * MINUTE_MS),

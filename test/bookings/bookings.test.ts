@@ -89,6 +89,8 @@ describe('GET /api/v2/bookings', () => {
           canceledAt: null,
           cancelReason: null,
           canceledBy: null,
+          declinedAt: null,
+          declineReason: null,
           createdAt: '2026-05-04T08:00:00.000Z',
         },
         {
@@ -107,6 +109,8 @@ describe('GET /api/v2/bookings', () => {
           canceledAt: '2026-05-03T10:00:00.000Z',
           cancelReason: 'Conflict',
           canceledBy: 'invitee',
+          declinedAt: null,
+          declineReason: null,
           createdAt: '2026-05-02T08:00:00.000Z',
         },
         {
@@ -125,6 +129,8 @@ describe('GET /api/v2/bookings', () => {
           canceledAt: null,
           cancelReason: null,
           canceledBy: null,
+          declinedAt: null,
+          declineReason: null,
           createdAt: '2026-05-01T08:00:00.250Z',
         },
       ],
@@ -206,7 +212,7 @@ describe('GET /api/v2/bookings', () => {
   });
 
   it('refuses an unknown status with 400 and details', async () => {
-    for (const status of ['pending', 'ACTIVE', 'cancelled']) {
+    for (const status of ['waiting', 'ACTIVE', 'cancelled']) {
       const res = await t.http.get('/api/v2/bookings').query({ status }).set(...bearer(alice.token));
       expectBadRequest(res, 'status');
     }
@@ -520,6 +526,8 @@ describe('DELETE /api/v2/bookings/{id}', () => {
       canceledAt: NOW,
       cancelReason: 'Host is ill',
       canceledBy: 'host',
+      declinedAt: null,
+      declineReason: null,
       createdAt: '2026-05-20T10:00:00.000Z',
     });
     expect(await block(booking.busyBlockId)).toEqual({ active: false, seats_taken: 0 });

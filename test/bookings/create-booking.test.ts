@@ -67,6 +67,8 @@ describe('POST /api/v2/bookings', () => {
       canceledAt: null,
       cancelReason: null,
       canceledBy: null,
+      declinedAt: null,
+      declineReason: null,
       createdAt: new Date(NOW).toISOString(),
     });
     expect(res.headers['x-ratelimit-limit']).toBe('600');

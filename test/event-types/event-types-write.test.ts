@@ -93,6 +93,15 @@ describe('POST /api/v2/event-types', () => {
       organizationId: null,
       createdAt: NOW,
       updatedAt: NOW,
+      minimumNoticeMin: 0,
+      slotIntervalMin: null,
+      seatsPerSlot: null,
+      bookingWindow: null,
+      limits: null,
+      cancelNoticeMin: 0,
+      rescheduleNoticeMin: 0,
+      requiresConfirmation: false,
+      recurrence: null,
     });
     expect(await settings(res.body.id)).toEqual({ min_notice_min: 0, slot_interval_min: null, seats_per_slot: 1, private_link_key_hash: null });
 
@@ -122,6 +131,9 @@ describe('POST /api/v2/event-types', () => {
     expect(res.body).toMatchObject({
       slug: 'workshop',
       kind: 'group',
+      minimumNoticeMin: 1440,
+      slotIntervalMin: 30,
+      seatsPerSlot: 25,
       durationsMin: [90],
       bufferBeforeMin: 15,
       bufferAfterMin: 240,

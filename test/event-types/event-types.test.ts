@@ -79,6 +79,15 @@ describe('GET /api/v2/event-types', () => {
       organizationId: 'org-42',
       createdAt: '2026-02-01T10:00:00.123Z',
       updatedAt: '2026-02-03T08:30:00.000Z',
+      minimumNoticeMin: 0,
+      slotIntervalMin: null,
+      seatsPerSlot: 10,
+      bookingWindow: null,
+      limits: null,
+      cancelNoticeMin: 0,
+      rescheduleNoticeMin: 0,
+      requiresConfirmation: false,
+      recurrence: null,
     });
     expect(byId.get(intro.id)).toEqual({
       id: intro.id,
@@ -95,6 +104,15 @@ describe('GET /api/v2/event-types', () => {
       organizationId: null,
       createdAt: '2026-01-15T09:00:00.000Z',
       updatedAt: '2026-01-15T09:00:00.000Z',
+      minimumNoticeMin: 0,
+      slotIntervalMin: null,
+      seatsPerSlot: null,
+      bookingWindow: null,
+      limits: null,
+      cancelNoticeMin: 0,
+      rescheduleNoticeMin: 0,
+      requiresConfirmation: false,
+      recurrence: null,
     });
     // The private link's key is stored hashed: a listing gives the page without it.
     expect(byId.get(hidden.id)).toMatchObject({ secret: true, url: `${base}/vip` });

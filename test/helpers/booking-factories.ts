@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../src/lib/ids.ts';
 import { hashToken } from '../../src/lib/secrets.ts';
 import { refreshContacts } from '../../src/modules/contacts/contacts.projection.ts';
-import type { EventTypeKind, EventTypeRecord } from '../../src/modules/event-types/event-type.rows.ts';
+import type { BookingLimits, BookingWindow, EventTypeKind, EventTypeRecord } from '../../src/modules/event-types/event-type.rows.ts';
 import type { LeadStatus } from '../../src/modules/leads/leads.schemas.ts';
 
 /**
@@ -37,6 +37,11 @@ export interface EventTypeOptions {
   organizationId?: string | null;
   /** Round-robin and collective hosts (event_type_host rows); without them the owner hosts alone. */
   hosts?: string[];
+  bookingWindow?: BookingWindow | null;
+  limits?: BookingLimits | null;
+  cancelNoticeMin?: number;
+  rescheduleNoticeMin?: number;
+  requiresConfirmation?: boolean;
   createdAt?: Date;
   updatedAt?: Date;
 }
@@ -83,6 +88,7 @@ export async function createEventType(
   for (const host of options.hosts ?? []) {
     await em.execute('insert into event_type_host (event_type_id, user_id) values (?, ?)', [id, host], 'run');
   }
+  await setBookingRules(em, id, options);
   return {
     id,
     ownerId,
@@ -95,12 +101,38 @@ export async function createEventType(
   };
 }
 
+/** The booking rules among the options, written as the service stores them. */
+async function setBookingRules(em: EntityManager, id: string, options: EventTypeOptions): Promise<void> {
+  const window = options.bookingWindow ?? null;
+  await em.execute(
+    `update event_type
+        set booking_window_days = ?, booking_window_start = ?::date, booking_window_end = ?::date,
+            limit_per_day = ?, limit_per_week = ?, limit_per_month = ?,
+            cancel_notice_min = ?, reschedule_notice_min = ?, requires_confirmation = ?
+      where id = ?`,
+    [
+      window?.type === 'rolling' ? window.days : null,
+      window?.type === 'range' ? window.start : null,
+      window?.type === 'range' ? window.end : null,
+      options.limits?.perDay ?? null,
+      options.limits?.perWeek ?? null,
+      options.limits?.perMonth ?? null,
+      options.cancelNoticeMin ?? 0,
+      options.rescheduleNoticeMin ?? 0,
+      options.requiresConfirmation ?? false,
+      id,
+    ],
+    'run',
+  );
+}
+
 export interface BookingOptions {
   eventType: TestEventType;
   startAt: Date | string;
   durationMin?: number;
   hostId?: string;
-  status?: 'active' | 'canceled';
+  /** A pending booking holds its time as an active one does; a declined one leaves an inactive block. */
+  status?: 'active' | 'canceled' | 'pending' | 'declined';
   invitee?: { name?: string; email?: string; timezone?: string };
   location?: { kind: string; value: string | null } | null;
   noShow?: boolean;
@@ -167,8 +199,9 @@ export async function createBooking(em: EntityManager, options: BookingOptions):
       'run',
     );
 
+    const holds = status === 'active' || status === 'pending';
     let busyBlockId: string | undefined;
-    if (status === 'active' && eventType.kind === 'group') {
+    if (holds && eventType.kind === 'group') {
       const [shared] = await tx.execute<{ id: string }[]>(
         `select id from busy_block
           where host_id = ? and event_type_id = ? and start_at = ? and end_at = ? and active
@@ -193,8 +226,8 @@ export async function createBooking(em: EntityManager, options: BookingOptions):
           endAt,
           busyFrom,
           busyTo,
-          status === 'active' ? 1 : 0,
-          status === 'active',
+          holds ? 1 : 0,
+          holds,
           createdAt,
         ],
         'run',

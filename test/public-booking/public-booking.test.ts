@@ -60,6 +60,7 @@ describe('public booking procedures (/trpc publicBooking.*)', () => {
         color: '#2563eb',
         minNoticeMin: 0,
         seatsPerSlot: 1,
+        requiresConfirmation: false,
         owner: { name: 'Berta Host', slug: ownerSlug, timezone: 'Europe/Berlin' },
       });
       expect(res.headers['x-ratelimit-limit']).toBeDefined();

@@ -180,10 +180,23 @@ describe('the OpenAPI document', () => {
       (document.webhooks?.[type] as { post: { requestBody: { content: Record<string, { schema: { properties: Record<string, unknown> } }> } } })
         .post.requestBody.content['application/json']!.schema.properties;
     expect(Object.keys(document.webhooks ?? {}).sort()).toEqual(
-      ['booking.canceled', 'booking.created', 'booking.no_show', 'booking.rescheduled', 'lead.converted', 'lead.created', 'lead.updated', 'ping'],
+      [
+        'booking.canceled',
+        'booking.confirmed',
+        'booking.created',
+        'booking.declined',
+        'booking.no_show',
+        'booking.requested',
+        'booking.rescheduled',
+        'lead.converted',
+        'lead.created',
+        'lead.updated',
+        'ping',
+      ],
     );
     expect(body('booking.created').data).toEqual({ $ref: '#/components/schemas/Booking' });
     expect(body('lead.updated').data).toEqual({ $ref: '#/components/schemas/Lead' });
     expect(body('booking.canceled').type).toMatchObject({ const: 'booking.canceled' });
+    expect(body('booking.declined').data).toEqual({ $ref: '#/components/schemas/Booking' });
   });
 });

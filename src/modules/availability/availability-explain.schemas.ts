@@ -22,6 +22,17 @@ const bookingId = z
   .meta({ description: 'The booking, when it is one of yours (another user’s booking of a shared host is not named).', examples: [EXAMPLE.bookingId] })
   .optional();
 
+const localDate = (description: string, example: string) => z.iso.date().meta({ description, examples: [example] });
+
+/** A full period: the host already has the limit's number of bookings of this event type in it. */
+const limitReason = <K extends string>(kind: K, period: string, first: string, last: string) =>
+  reason(kind, `The host has as many bookings of this event type in that ${period} of their time zone as the event type allows.`, {
+    hostId,
+    limit: z.int().meta({ description: `The event type’s limit per ${period}.`, examples: [3] }),
+    firstDate: localDate('The first date of the full period, in the host’s time zone.', first),
+    lastDate: localDate('The last date of the full period, in the host’s time zone.', last),
+  });
+
 const reason = <K extends string, S extends z.ZodRawShape>(kind: K, description: string, shape: S) =>
   z.object({ kind: z.literal(kind).meta({ description: 'The rule.', examples: [kind] }), ...shape }).meta({ description });
 
@@ -56,6 +67,18 @@ export const SlotReasonSchema = z
         .meta({ description: 'The calendar connection, when it is yours (a team host’s calendars stay anonymous).', examples: ['7c2e9a41-5b3d-4f8e-a6c1-2d9b4e7f3a58'] }),
       connectionName: z.string().optional().meta({ description: 'The calendar connection’s name, when it is yours.', examples: ['Work calendar'] }),
     }),
+    reason('pending', 'The host has a booking at that time that waits for their confirmation (it holds the time until declined).', {
+      hostId,
+      bookingId,
+    }),
+    reason('booking_window', 'The slot’s date, in the host’s time zone, is outside the event type’s booking window.', {
+      hostId,
+      firstDate: localDate('The first date the window allows, in the host’s time zone.', '2026-12-01'),
+      lastDate: localDate('The last date the window allows, in the host’s time zone.', '2026-12-30'),
+    }),
+    limitReason('daily_limit', 'day', '2026-12-01', '2026-12-01'),
+    limitReason('weekly_limit', 'week (Monday to Sunday)', '2026-11-30', '2026-12-06'),
+    limitReason('monthly_limit', 'calendar month', '2026-12-01', '2026-12-31'),
   ])
   .meta({ id: 'SlotReason', description: 'Why a slot is not offered; `kind` names the rule.' });
 

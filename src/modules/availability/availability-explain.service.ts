@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalidField, notFound } from '../../lib/errors.ts';
 import { executePrepared } from '../../lib/prepared-sql.ts';
-import type { EventTypeRecord } from '../event-types/event-type.rows.ts';
+import { type EventTypeRecord, hasLimits } from '../event-types/event-type.rows.ts';
+import { COUNT_MARGIN_MS } from './booking-rules.ts';
 import type { ExplainInput, ExplainOutput } from './availability-explain.schemas.ts';
 import { findEventType, type Host, hostMode, loadHosts, slotRules } from './availability.service.ts';
 import { MINUTE_MS } from './intervals.ts';
@@ -19,12 +20,14 @@ interface BusyRow {
   meeting_to: number;
   seats_taken: number;
   booking_ids: string[];
+  pending: boolean;
 }
 
 /**
  * The hosts' active busy blocks that can touch the slot with its buffers, in minutes (busy time rounded outward
- * as the slot engine's own query does), each with the ids of its active bookings that the caller owns: a shared
- * host's bookings of another user's event types are never named.
+ * as the slot engine's own query does), each with the ids of its active and pending bookings that the caller owns
+ * (a shared host's bookings of another user's event types are never named) and whether all of them are the
+ * caller's and pending.
  */
 const BUSY_SQL = `select bb.host_id, bb.event_type_id, bb.seats_taken,
        floor(date_part('epoch', lower(bb.busy)) / 60)::int as busy_from,
@@ -32,7 +35,9 @@ const BUSY_SQL = `select bb.host_id, bb.event_type_id, bb.seats_taken,
        date_part('epoch', bb.start_at) / 60 as meeting_from,
        date_part('epoch', bb.end_at) / 60 as meeting_to,
        array(select b.id from booking_busy_block bbb join booking b on b.id = bbb.booking_id
-              where bbb.busy_block_id = bb.id and b.owner_id = ? and b.status = 'active' order by b.id) as booking_ids
+              where bbb.busy_block_id = bb.id and b.owner_id = ? and b.status in ('active', 'pending') order by b.id) as booking_ids,
+       coalesce((select bool_and(b.status = 'pending' and b.owner_id = ?) from booking_busy_block bbb join booking b on b.id = bbb.booking_id
+                  where bbb.busy_block_id = bb.id and b.status in ('active', 'pending')), false) as pending
   from busy_block bb
  where bb.host_id = any(?::text[]) and bb.active and bb.busy && tstzrange(?, ?)
  order by bb.host_id, bb.start_at, bb.id`;
@@ -70,6 +75,7 @@ export async function explainAvailability(em: EntityManager, ownerId: string, in
   const to = end + eventType.bufferAfterMin * MINUTE_MS;
   const busy = await loadBusy(em, eventType, ownerId, hosts, from, to);
   const calendarBusy = await loadCalendarBusy(em, ownerId, hosts, from, to);
+  const counted = hasLimits(eventType) ? await loadCounted(em, eventType, hosts, start) : undefined;
   const explanation = explainSlot({
     rules: slotRules(eventType, durationMin, now, start, end),
     mode: hostMode(eventType.kind),
@@ -79,6 +85,7 @@ export async function explainAvailability(em: EntityManager, ownerId: string, in
       schedule: { weekly: host.weekly, overrides: host.overrides, timeZone: host.timeZone },
       busy: busy.get(host.id) ?? [],
       calendarBusy: calendarBusy.get(host.id) ?? [],
+      ...(counted ? { counted: counted.get(host.id) ?? [] } : {}),
     })),
   });
   return { ...explanation, start: new Date(start).toISOString(), end: new Date(end).toISOString() };
@@ -94,6 +101,7 @@ async function loadBusy(
 ): Promise<Map<string, BusyEntry[]>> {
   // A minute of margin: the engine compares busy time rounded outward to minutes.
   const rows = await executePrepared<BusyRow>(em, 'availability.explain-busy', BUSY_SQL, [
+    ownerId,
     ownerId,
     hosts.map((host) => host.id),
     new Date(from - MINUTE_MS),
@@ -114,6 +122,7 @@ function toBusyEntry(eventType: EventTypeRecord, row: BusyRow): BusyEntry {
     busy: [Number(row.busy_from), Number(row.busy_to)],
     meeting: [Number(row.meeting_from), Number(row.meeting_to)],
     bookingIds: row.booking_ids,
+    ...(row.pending ? { pending: true } : {}),
     ...(groupSlot ? { seats: row.seats_taken < eventType.seatsPerSlot ? ('open' as const) : ('full' as const) } : {}),
   };
 }
@@ -136,6 +145,25 @@ async function loadCalendarBusy(
     const connection = row.owner_id === ownerId ? { connection: { id: row.connection_id, name: row.connection_name } } : {};
     entries.push({ busy: [Number(row.busy_from), Number(row.busy_to)], ...connection });
     byHost.set(row.host_id, entries);
+  }
+  return byHost;
+}
+
+/** What the limits count for each host around the slot: pairs (start minute, seats), as the engine's query reads them. */
+async function loadCounted(em: EntityManager, eventType: EventTypeRecord, hosts: readonly Host[], start: number): Promise<Map<string, number[]>> {
+  const rows = await executePrepared<{ host_id: string; start_minute: number; seats_taken: number }>(
+    em,
+    'availability.explain-counted',
+    `select bb.host_id, floor(date_part('epoch', bb.start_at) / 60)::int as start_minute, bb.seats_taken
+       from busy_block bb
+      where bb.host_id = any(?::text[]) and bb.event_type_id = ? and bb.active and bb.start_at >= ? and bb.start_at < ?`,
+    [hosts.map((host) => host.id), eventType.id, new Date(start - COUNT_MARGIN_MS), new Date(start + COUNT_MARGIN_MS)],
+  );
+  const byHost = new Map<string, number[]>();
+  for (const row of rows) {
+    const pairs = byHost.get(row.host_id) ?? [];
+    pairs.push(row.start_minute, row.seats_taken);
+    byHost.set(row.host_id, pairs);
   }
   return byHost;
 }

@@ -6,8 +6,10 @@ import {
   type EventTypeKind,
   type EventTypeRecord,
   type EventTypeRow,
+  hasLimits,
   toEventType,
 } from '../event-types/event-type.rows.ts';
+import { COUNT_MARGIN_MS } from './booking-rules.ts';
 import type { HostCalendars } from '../calendars/calendars.schemas.ts';
 import type { AvailabilityInput, AvailabilityOutput, Slot } from './availability.schemas.ts';
 import type { DateOverride, WeeklyHours } from './schedule.ts';
@@ -113,19 +115,25 @@ const seatsOf = (host: string, open: string) =>
   `(select ${seatsAggregate(open)} from busy_block bb where bb.host_id = ${host} and ${BUSY_WHERE})`;
 const OPEN_SEATS = 'bb.event_type_id = ? and bb.seats_taken < ?';
 
+/**
+ * What the limits count for a host (parameters: the event type, the counting window): its active busy blocks of
+ * the event type, which active and pending bookings hold, as "start minute,seats,…" (busy_block_limit_idx).
+ */
+const countedOf = (host: string, eventType: string) => `(select string_agg(${minuteSql('bb.start_at', 'floor')} || ',' || bb.seats_taken, ',')
+         from busy_block bb
+        where bb.host_id = ${host} and bb.event_type_id = ${eventType} and bb.active and bb.start_at >= ? and bb.start_at < ?)`;
+const countWindowParams = (from: number, to: number) => [new Date(from - COUNT_MARGIN_MS), new Date(to + COUNT_MARGIN_MS)];
+const countParams = (eventType: EventTypeRecord, from: number, to: number) =>
+  hasLimits(eventType) ? [eventType.id, ...countWindowParams(from, to)] : [];
+
 const withSeats = (eventType: EventTypeRecord) => eventType.kind === 'group';
 const seatParams = (eventType: EventTypeRecord) => (withSeats(eventType) ? [eventType.id, eventType.seatsPerSlot] : []);
 const windowParams = (from: number, to: number) => [new Date(from - DAY), new Date(to + DAY)];
-/** The window parameters of a group's seats (only those read them) and of busyOf, in that order. */
-const busyParams = (eventType: EventTypeRecord, from: number, to: number) => [
-  ...(withSeats(eventType) ? windowParams(from, to) : []),
-  ...windowParams(from, to),
-  ...windowParams(from, to),
-];
-
 export interface BusyText {
   busy: string | null;
   seats: string | null;
+  /** Only when the event type has limits: see countedOf. */
+  counted?: string | null;
 }
 
 export type CalendarRow = HostRow & BusyText;
@@ -173,6 +181,7 @@ function toCalendarHost(host: Host, row: BusyText | undefined): CalendarHost {
     schedule: { weekly: host.weekly, overrides: host.overrides, timeZone: host.timeZone },
     busy: normalizeIntervals(parseMinutes(row?.busy ?? null)),
     openSeats,
+    ...(row?.counted === undefined ? {} : { counted: parseMinutes(row.counted) }),
   };
 }
 
@@ -180,19 +189,31 @@ function toCalendarHost(host: Host, row: BusyText | undefined): CalendarHost {
  * The hosts of an event type with their schedules and their busy time for a window, in ONE statement (one
  * index scan of busy_block per host). Exported with its parameters for the bench's hand-written baseline.
  */
-const calendarsStatement = (seats: boolean) =>
+const calendarsStatement = (seats: boolean, limits: boolean) =>
   hostsSql(
-    `, b.busy, ${seats ? seatsOf('u.id', OPEN_SEATS) : 'null::text'} as seats`,
+    `, b.busy, ${seats ? seatsOf('u.id', OPEN_SEATS) : 'null::text'} as seats${limits ? `, ${countedOf('u.id', '?')} as counted` : ''}`,
     `left join lateral (select ${BUSY_COLUMN} from ${busyOf('u.id')}) b on true`,
   );
-const CALENDARS_SQL = { withSeats: calendarsStatement(true), withoutSeats: calendarsStatement(false) };
+/** By [seats][limits]: only group event types read seats, only limited ones their counts. */
+const CALENDARS_SQL = [
+  [calendarsStatement(false, false), calendarsStatement(false, true)],
+  [calendarsStatement(true, false), calendarsStatement(true, true)],
+] as const;
 
 export function calendarsSql(eventType: EventTypeRecord): string {
-  return withSeats(eventType) ? CALENDARS_SQL.withSeats : CALENDARS_SQL.withoutSeats;
+  return CALENDARS_SQL[withSeats(eventType) ? 1 : 0][hasLimits(eventType) ? 1 : 0];
 }
 
 export function calendarsParams(eventType: EventTypeRecord, from: number, to: number): unknown[] {
-  return [...hostsParams(eventType), ...seatParams(eventType), ...busyParams(eventType, from, to)];
+  const seatsWindow = withSeats(eventType) ? windowParams(from, to) : [];
+  return [
+    ...hostsParams(eventType),
+    ...seatParams(eventType),
+    ...seatsWindow,
+    ...countParams(eventType, from, to),
+    ...windowParams(from, to),
+    ...windowParams(from, to),
+  ];
 }
 
 export function toCalendarHosts(rows: readonly CalendarRow[]): CalendarHost[] {
@@ -223,13 +244,15 @@ export const availabilitySql = `with et as (
        select owner_id from et where not exists (select 1 from listed)
      )
      select et.*, null::text as host_id, null::text as timezone, null::jsonb as weekly, null::jsonb as overrides,
-            null::text as busy, null::text as seats, null::json as connections
+            null::text as busy, null::text as seats, null::json as connections, null::text as counted
        from et
      union all
      select ${EVENT_TYPE_NULLS}, u.id, u.timezone, s.weekly, s.overrides, b.busy,
             case when et.kind = 'group' then ${seatsOf('u.id', 'bb.event_type_id = et.id and bb.seats_taken < et.seats_per_slot')} end,
             (select json_agg(json_build_object('id', c.id, 'status', c.status, 'lastSyncedAt', c.last_synced_at) order by c.created_at, c.id)
-               from calendar_connection c where c.owner_id = u.id) as connections
+               from calendar_connection c where c.owner_id = u.id) as connections,
+            case when coalesce(et.limit_per_day, et.limit_per_week, et.limit_per_month) is not null
+                 then coalesce(${countedOf('u.id', 'et.id')}, '') end
        from et
        join app_user u on u.id = any(array(select user_id from hosts))
        left join availability_schedule s on s.user_id = u.id
@@ -250,10 +273,11 @@ export type AvailabilityRow = EventTypeRow &
     weekly: WeeklyHours | null;
     overrides: DateOverride[] | null;
     connections: ConnectionJson[] | null;
+    counted: string | null;
   };
 
 export function availabilityParams(eventTypeId: string, ownerId: string, from: number, to: number): unknown[] {
-  return [eventTypeId, ownerId, ...windowParams(from, to), ...windowParams(from, to), ...windowParams(from, to)];
+  return [eventTypeId, ownerId, ...windowParams(from, to), ...countWindowParams(from, to), ...windowParams(from, to), ...windowParams(from, to)];
 }
 
 /** The event type and its calendars from availabilitySql's rows; undefined when the caller has no such event type. */
@@ -265,7 +289,9 @@ export function readAvailabilityRows(
   const connections = new Array<HostCalendars>(rows.length - 1);
   for (let i = 1; i < rows.length; i++) {
     const row = rows[i]!;
-    hosts[i - 1] = toCalendarHost(toHost({ id: row.host_id!, timezone: row.timezone!, weekly: row.weekly, overrides: row.overrides }), row);
+    const host = toHost({ id: row.host_id!, timezone: row.timezone!, weekly: row.weekly, overrides: row.overrides });
+    // `counted` is null for an event type without limits: then the engine reads no counts at all.
+    hosts[i - 1] = toCalendarHost(host, { busy: row.busy, seats: row.seats, ...(row.counted === null ? {} : { counted: row.counted }) });
     connections[i - 1] = {
       hostId: row.host_id!,
       connections: (row.connections ?? []).map((connection) => ({
@@ -289,13 +315,21 @@ export async function loadHostAvailability(
   if (hosts.length === 0) return [];
   // `= any(array)`: one prepared statement whatever the number of hosts.
   const seats = withSeats(eventType);
+  const limits = hasLimits(eventType);
   const rows = await executePrepared<BusyText & { host_id: string }>(
     em,
     seats ? 'host-busy-seats' : 'host-busy',
     `select h.host_id, (select ${BUSY_COLUMN} from ${busyOf('h.host_id')}) as busy,
-            ${seats ? seatsOf('h.host_id', OPEN_SEATS) : 'null::text'} as seats
+            ${seats ? seatsOf('h.host_id', OPEN_SEATS) : 'null::text'} as seats${limits ? `, ${countedOf('h.host_id', '?')} as counted` : ''}
        from unnest(?::text[]) as h(host_id)`,
-    [...windowParams(from, to), ...windowParams(from, to), ...seatParams(eventType), ...(seats ? windowParams(from, to) : []), hosts.map((host) => host.id)],
+    [
+      ...windowParams(from, to),
+      ...windowParams(from, to),
+      ...seatParams(eventType),
+      ...(seats ? windowParams(from, to) : []),
+      ...countParams(eventType, from, to),
+      hosts.map((host) => host.id),
+    ],
   );
   const byHost = new Map(rows.map((row) => [row.host_id, row]));
   return hosts.map((host) => toHostAvailability(toCalendarHost(host, byHost.get(host.id))));
@@ -304,7 +338,7 @@ export async function loadHostAvailability(
 /** A calendar (whole minutes) as the slot engine's millisecond entry point takes it. */
 export function toHostAvailability(calendar: CalendarHost): HostAvailability {
   const openSeats = [...(calendar.openSeats ?? [])].map(([start, end]) => ({ start: start * MINUTE_MS, end: end * MINUTE_MS }));
-  return { hostId: calendar.hostId, schedule: calendar.schedule, busy: toRanges(calendar.busy), openSeats };
+  return { hostId: calendar.hostId, schedule: calendar.schedule, busy: toRanges(calendar.busy), openSeats, counted: calendar.counted };
 }
 
 function toRanges(minutes: Intervals): TimeRange[] {
@@ -328,6 +362,8 @@ export function slotRules(eventType: EventTypeRecord, durationMin: number, now: 
     now: now.getTime(),
     from,
     to,
+    bookingWindow: eventType.bookingWindow,
+    limits: eventType.limits,
   };
 }
 

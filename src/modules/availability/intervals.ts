@@ -103,3 +103,20 @@ function unionOfTwo(a: Intervals, b: Intervals): Intervals {
 export function busyMinutes(startMs: number, endMs: number): [number, number] {
   return [Math.floor(startMs / MINUTE_MS), Math.ceil(endMs / MINUTE_MS)];
 }
+
+/** `a` less every part of `b`, both normalized (linear merge). */
+export function subtractIntervals(a: Intervals, b: Intervals): Intervals {
+  const out: Intervals = [];
+  let j = 0;
+  for (let i = 0; i < a.length; i += 2) {
+    let start = a[i]!;
+    const end = a[i + 1]!;
+    while (j < b.length && b[j + 1]! <= start) j += 2;
+    for (let k = j; k < b.length && b[k]! < end; k += 2) {
+      if (b[k]! > start) out.push(start, b[k]!);
+      start = Math.max(start, b[k + 1]!);
+    }
+    if (start < end) out.push(start, end);
+  }
+  return out;
+}

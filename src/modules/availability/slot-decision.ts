@@ -23,6 +23,7 @@ import {
   toCalendarHosts,
   toHostAvailability,
 } from './availability.service.ts';
+import { formatDay, type RuleRefusal, ruleRefusal } from './booking-rules.ts';
 import { type CalendarHost, computeHostSlots, type HostAvailability, type SlotRules } from './slots.ts';
 
 const MINUTE = 60_000;
@@ -125,8 +126,11 @@ function explainUnavailable(
         : 'That time is in the past.',
     );
   }
-  const unbooked = availability.map((host) => ({ ...host, busy: [], openSeats: [] }));
-  const onGrid = computeHostSlots(rules, unbooked, hostMode(eventType.kind)).some((slot) => slot.start === start);
+  const ruled = ruleRefusalOf(eventType, availability, rules, start);
+  if (ruled) return new DomainError('conflict', ruleMessage(ruled));
+  const unbooked = availability.map((host) => ({ ...host, busy: [], openSeats: [], counted: undefined }));
+  const unruled = { ...rules, bookingWindow: null, limits: null };
+  const onGrid = computeHostSlots(unruled, unbooked, hostMode(eventType.kind)).some((slot) => slot.start === start);
   if (!onGrid) {
     return new DomainError(
       'conflict',
@@ -136,4 +140,29 @@ function explainUnavailable(
   return eventType.kind === 'group'
     ? new DomainError('conflict', 'That slot is full or overlaps another booking. Pick another slot from /availability.')
     : slotTaken();
+}
+
+/**
+ * The window or limit that refuses the slot: for a team that must all be free, any host's; otherwise only when
+ * every host is refused (the first one's reason is given).
+ */
+function ruleRefusalOf(
+  eventType: EventTypeRecord,
+  availability: readonly HostAvailability[],
+  rules: SlotRules,
+  start: number,
+): RuleRefusal | undefined {
+  const refusals = availability.map((host) => ruleRefusal(rules, host.schedule.timeZone, host.counted, start / MINUTE));
+  if (hostMode(eventType.kind) === 'all') return refusals.find((refusal) => refusal !== undefined);
+  return refusals.every((refusal) => refusal !== undefined) ? refusals[0] : undefined;
+}
+
+const PERIOD_WORDS = { daily_limit: 'a day', weekly_limit: 'a week', monthly_limit: 'a month' } as const;
+
+function ruleMessage(refusal: RuleRefusal): string {
+  const dates = refusal.first === refusal.last ? `on ${formatDay(refusal.first)}` : `from ${formatDay(refusal.first)} to ${formatDay(refusal.last)}`;
+  if (refusal.kind === 'booking_window') {
+    return `That date is outside this event type's booking window: it takes bookings only ${dates} (in the host's time zone). Pick a slot from /availability.`;
+  }
+  return `This event type takes at most ${refusal.limit} booking${refusal.limit === 1 ? '' : 's'} ${PERIOD_WORDS[refusal.kind]} per host, and ${dates} is full (in the host's time zone). Pick a slot from /availability.`;
 }

@@ -18,6 +18,7 @@ import {
   teamWindows,
 } from './slots.ts';
 import { formatDate, localDate } from './wall-clock.ts';
+import { formatDay, type RuleRefusal, ruleRefusals } from './booking-rules.ts';
 
 /** One reason a slot is not offered; `hostId` says whose time it is (absent when it concerns the whole team). */
 export type SlotReason =
@@ -29,7 +30,10 @@ export type SlotReason =
   | { kind: 'booked'; hostId: string; bookingId?: string }
   | { kind: 'buffer'; hostId: string; bookingId?: string }
   | { kind: 'seats_full'; hostId: string }
-  | { kind: 'calendar_busy'; hostId: string; connectionId?: string; connectionName?: string };
+  | { kind: 'calendar_busy'; hostId: string; connectionId?: string; connectionName?: string }
+  | { kind: 'pending'; hostId: string; bookingId?: string }
+  | { kind: 'booking_window'; hostId: string; firstDate: string; lastDate: string }
+  | { kind: 'daily_limit' | 'weekly_limit' | 'monthly_limit'; hostId: string; limit: number; firstDate: string; lastDate: string };
 
 /** One busy block of a host as the explanation reads it: epoch minutes, with the bookings the caller may see. */
 export interface BusyEntry {
@@ -41,6 +45,8 @@ export interface BusyEntry {
   bookingIds: readonly string[];
   /** A group block of this event type: whether it still has seats. */
   seats?: 'open' | 'full';
+  /** Every booking on the block is the caller's and waits for the host's confirmation. */
+  pending?: boolean;
 }
 
 /** Busy time from one of the host's connected calendars, epoch minutes rounded outward as the engine reads it. */
@@ -55,6 +61,8 @@ export interface ExplainHost {
   schedule: Schedule;
   busy: readonly BusyEntry[];
   calendarBusy: readonly CalendarBusyEntry[];
+  /** Pairs (start minute, seats) of the host's busy blocks of this event type, when it has limits. */
+  counted?: ArrayLike<number>;
 }
 
 export interface SlotQuestionFacts {
@@ -144,7 +152,8 @@ const bookedTime: ReasonProducer = ({ hosts, start, end, grid, mode }) =>
 function busyReasons(hostId: string, entry: BusyEntry, start: number, end: number): SlotReason[] {
   const [meetingStart, meetingEnd] = entry.meeting;
   if (entry.seats === 'full' && meetingStart === start && meetingEnd === end) return [{ kind: 'seats_full', hostId }];
-  const kind = meetingStart < end && meetingEnd > start ? 'booked' : 'buffer';
+  const meetingKind = entry.pending ? 'pending' : 'booked';
+  const kind = meetingStart < end && meetingEnd > start ? meetingKind : 'buffer';
   if (entry.bookingIds.length === 0) return [{ kind, hostId }];
   return entry.bookingIds.map((bookingId) => ({ kind, hostId, bookingId }));
 }
@@ -162,8 +171,25 @@ const calendarBusyTime: ReasonProducer = ({ hosts, start, grid, mode }) =>
       }));
   });
 
-/** Every rule, in the order its reasons are listed. Future rules (booking windows, limits, holds) add one. */
-export const REASON_PRODUCERS: readonly ReasonProducer[] = [inactive, minimumNotice, workingHours, slotInterval, bookedTime, calendarBusyTime];
+/** The booking window and the limits, in each host's zone (booking-rules.ts, as the engine applies them). */
+const bookingRules: ReasonProducer = ({ rules, hosts, start }) =>
+  hosts.flatMap((host) => ruleRefusals(rules, host.schedule.timeZone, host.counted, start).map((refusal) => ruleReason(host.hostId, refusal)));
+
+function ruleReason(hostId: string, refusal: RuleRefusal): SlotReason {
+  const dates = { firstDate: formatDay(refusal.first), lastDate: formatDay(refusal.last) };
+  return refusal.kind === 'booking_window' ? { kind: refusal.kind, hostId, ...dates } : { kind: refusal.kind, hostId, limit: refusal.limit, ...dates };
+}
+
+/** Every rule, in the order its reasons are listed. A new rule (holds) adds one. */
+export const REASON_PRODUCERS: readonly ReasonProducer[] = [
+  inactive,
+  minimumNotice,
+  bookingRules,
+  workingHours,
+  slotInterval,
+  bookedTime,
+  calendarBusyTime,
+];
 
 /** The engine's verdict on one slot, per host and overall, with every reason it is not offered. */
 export function explainSlot(facts: SlotQuestionFacts): SlotExplanation {
@@ -200,7 +226,7 @@ export function toEngineHost(host: ExplainHost): CalendarHost {
     if (entry.seats === 'open') openSeats.set(entry.meeting[0], entry.meeting[1]);
   }
   for (const entry of host.calendarBusy) busy.push(entry.busy[0], entry.busy[1]);
-  return { hostId: host.hostId, schedule: host.schedule, busy: normalizeIntervals(busy), openSeats };
+  return { hostId: host.hostId, schedule: host.schedule, busy: normalizeIntervals(busy), openSeats, counted: host.counted };
 }
 
 /** The start of the window that holds [start, end), if one does. */

@@ -14,6 +14,8 @@ import {
   unionIntervals,
 } from './intervals.ts';
 import { type Schedule, scheduleIntervals } from './schedule-intervals.ts';
+import type { BookingLimits, BookingWindow } from '../event-types/event-type.rows.ts';
+import { startAllowance, teamAllowance } from './booking-rules.ts';
 
 export type { Schedule } from './schedule-intervals.ts';
 
@@ -34,6 +36,10 @@ export interface SlotRules {
   now: number;
   from: number;
   to: number;
+  /** The dates a slot may start on, in each host's zone (booking-rules.ts); absent or null: any. */
+  bookingWindow?: BookingWindow | null;
+  /** Bookings per host per day, week, month; a full period offers nothing. Needs each host's `counted`. */
+  limits?: BookingLimits | null;
 }
 
 /** One host as the engine takes it: busy time already in minutes and normalized. */
@@ -44,6 +50,8 @@ export interface CalendarHost {
   busy: Intervals;
   /** Start minute -> end minute of group blocks of this event type that still have seats. */
   openSeats?: ReadonlyMap<number, number>;
+  /** Pairs (start minute, seats taken) of the host's busy blocks of this event type, for the limits. */
+  counted?: ArrayLike<number>;
 }
 
 /**
@@ -66,12 +74,18 @@ export function computeSlotStarts(rules: SlotRules, hosts: readonly CalendarHost
 }
 
 function hostStarts(rules: SlotRules, host: CalendarHost, grid: Grid): number[] {
-  return gridStarts(hostWindows(rules, host), host.busy, host.openSeats, grid);
+  return gridStarts(hostWindows(rules, host), host.busy, host.openSeats, grid, hostAllowance(rules, host));
 }
 
 /** Collective: the grid over the intersection of the hosts' availability, with everyone's busy time. */
 function collectiveStarts(rules: SlotRules, hosts: readonly CalendarHost[], grid: Grid): number[] {
-  return gridStarts(teamWindows(rules, hosts), unionIntervals(hosts.map((host) => host.busy)), undefined, grid);
+  const allowance = teamAllowance(hosts.map((host) => hostAllowance(rules, host)));
+  return gridStarts(teamWindows(rules, hosts), unionIntervals(hosts.map((host) => host.busy)), undefined, grid, allowance);
+}
+
+/** Where the host's slots may start under the booking window and limits; undefined when there are none. */
+export function hostAllowance(rules: SlotRules, host: CalendarHost): Intervals | undefined {
+  return startAllowance(rules, host.schedule.timeZone, host.counted);
 }
 
 /** A host's availability windows for the rules' window: where its slot grid starts. */
@@ -126,13 +140,21 @@ export function gridOf(rules: SlotRules): Grid | undefined {
 }
 
 /**
- * The grid over normalized windows, filtered by notice, window and busy time in one sweep: starts come out in
- * increasing order, so one pointer walks the normalized busy intervals. O(windows + slots + busy).
+ * The grid over normalized windows, filtered by notice, window, busy time and the booking rules' allowance in one
+ * sweep: starts come out in increasing order, so one pointer walks the normalized busy intervals and another the
+ * allowance. O(windows + slots + busy + allowance).
  */
-function gridStarts(windows: Intervals, busy: Intervals, openSeats: ReadonlyMap<number, number> | undefined, grid: Grid): number[] {
+function gridStarts(
+  windows: Intervals,
+  busy: Intervals,
+  openSeats: ReadonlyMap<number, number> | undefined,
+  grid: Grid,
+  allowed?: Intervals,
+): number[] {
   const { duration, step, before, earliest, latestEnd } = grid;
   const starts: number[] = [];
   let b = 0;
+  let a = 0;
   for (let w = 0; w < windows.length; w += 2) {
     const windowStart = windows[w]!;
     if (windowStart + duration > latestEnd) break;
@@ -140,6 +162,10 @@ function gridStarts(windows: Intervals, busy: Intervals, openSeats: ReadonlyMap<
     const skip = earliest > windowStart ? Math.ceil((earliest - windowStart) / step) : 0;
     const lastStart = Math.min(windows[w + 1]!, latestEnd) - duration;
     for (let start = windowStart + skip * step; start <= lastStart; start += step) {
+      if (allowed) {
+        while (a < allowed.length && allowed[a + 1]! <= start) a += 2;
+        if (a >= allowed.length || allowed[a]! > start) continue;
+      }
       const bufferedStart = start - before;
       while (b < busy.length && busy[b + 1]! <= bufferedStart) b += 2;
       if (b >= busy.length || keepsClear(busy[b]!, busy[b + 1]!, start, grid) || joinsOpenSeat(openSeats, start, grid)) {
@@ -159,6 +185,8 @@ export interface HostAvailability {
   busy: readonly TimeRange[];
   /** Exact slots [start, end) of group blocks of this event type that still have seats. */
   openSeats?: readonly TimeRange[];
+  /** As CalendarHost's. */
+  counted?: ArrayLike<number>;
 }
 
 export interface HostSlot extends TimeRange {
@@ -218,5 +246,5 @@ export function toCalendarHost(host: HostAvailability): CalendarHost {
   for (const seat of host.openSeats ?? []) {
     if (seat.start % MINUTE_MS === 0 && seat.end % MINUTE_MS === 0) openSeats.set(seat.start / MINUTE_MS, seat.end / MINUTE_MS);
   }
-  return { hostId: host.hostId, schedule: host.schedule, busy: normalizeIntervals(busy), openSeats };
+  return { hostId: host.hostId, schedule: host.schedule, busy: normalizeIntervals(busy), openSeats, counted: host.counted };
 }

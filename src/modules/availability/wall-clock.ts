@@ -234,7 +234,7 @@ function datePrefix(day: number): string {
 }
 
 /** The proleptic Gregorian date of a day number (H. Hinnant's `civil_from_days`). */
-function civilFromDays(days: number): CalendarDate {
+export function civilFromDays(days: number): CalendarDate {
   const z = days + 719_468;
   const era = Math.floor(z / 146_097);
   const dayOfEra = z - era * 146_097;

@@ -22,7 +22,9 @@ export type AfterBookingEffect = (tx: EntityManager, booked: NewBooking) => Prom
 /** The invitee's contact, recomputed under the contact lock that the booking's own statement took. */
 const refreshInviteeContact: AfterBookingEffect = (tx, { ownerId, inviteeEmail }) => refreshLockedContact(tx, ownerId, inviteeEmail);
 
-const announceBooking: AfterBookingEffect = (tx, { booking, ownerId, now }) => emitWebhookEvent(tx, ownerId, 'booking.created', booking, now);
+/** A booking that waits for the host's confirmation is a request (`booking.requested`), not yet a meeting. */
+const announceBooking: AfterBookingEffect = (tx, { booking, ownerId, now }) =>
+  emitWebhookEvent(tx, ownerId, booking.status === 'pending' ? 'booking.requested' : 'booking.created', booking, now);
 
 const announceConvertedLeads: AfterBookingEffect = async (tx, { ownerId, convertedLeadIds, now }) => {
   for (const leadId of convertedLeadIds) {

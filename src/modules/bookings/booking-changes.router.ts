@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { scopedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
 import { EXAMPLE } from '../../lib/examples.ts';
+import { confirmBooking, declineBooking } from './booking-confirmation.service.ts';
 import { setBookingNoShow } from './booking-no-show.service.ts';
 import { rescheduleBooking } from './booking-reschedule.service.ts';
 import { BookingSchema } from './bookings.schemas.ts';
@@ -26,7 +27,16 @@ export const BookingNoShowInputSchema = z.strictObject({
   noShow: z.boolean().default(true).meta({ description: '`false` takes a no-show mark back.', examples: [true] }),
 });
 
-/** Changes to an existing booking: rescheduling and no-shows (cancellation is DELETE /bookings/{id}). */
+export const DeclineBookingInputSchema = z.strictObject({
+  id: BookingIdSchema,
+  reason: z
+    .string()
+    .max(500)
+    .meta({ description: 'Why the booking is declined; at most 500 characters.', examples: ['I am away that week, sorry.'] })
+    .optional(),
+});
+
+/** Changes to an existing booking: rescheduling, no-shows, confirming and declining (cancellation is DELETE /bookings/{id}). */
 export const bookingChangesRouter = router({
   reschedule: scopedProcedure('write:bookings')
     .meta({
@@ -79,4 +89,44 @@ export const bookingChangesRouter = router({
     .input(BookingNoShowInputSchema)
     .output(BookingSchema)
     .mutation(({ ctx, input }) => setBookingNoShow(ctx.em, ctx.principal.userId, input, ctx.clock.now())),
+
+  confirm: scopedProcedure('write:bookings')
+    .meta({
+      repeatable: true,
+      errorStatuses: [409],
+      openapi: {
+        method: 'POST',
+        path: '/bookings/{id}/confirm',
+        operationId: 'confirmBooking',
+        tags: ['Bookings'],
+        summary: 'Confirm a pending booking',
+        description:
+          'A `pending` booking (of an event type with `requiresConfirmation`) becomes `active`; the event ' +
+          '`booking.confirmed` is sent. Confirming an active booking answers 200 with it unchanged. A canceled or ' +
+          'declined booking, or a pending one whose start has passed (it is declined then), is 409. No request body.',
+      },
+    })
+    .input(z.strictObject({ id: BookingIdSchema }))
+    .output(BookingSchema)
+    .mutation(({ ctx, input }) => confirmBooking(ctx.em, ctx.principal.userId, input.id, ctx.clock.now())),
+
+  decline: scopedProcedure('write:bookings')
+    .meta({
+      repeatable: true,
+      errorStatuses: [409],
+      openapi: {
+        method: 'POST',
+        path: '/bookings/{id}/decline',
+        operationId: 'declineBooking',
+        tags: ['Bookings'],
+        summary: 'Decline a pending booking',
+        description:
+          'A `pending` booking becomes `declined` with the optional `reason` (send `{}` for none), and its time is free again; the ' +
+          'event `booking.declined` is sent. Declining a declined booking answers 200 with it unchanged (the first ' +
+          'reason stays). An active booking is 409: cancel it instead (DELETE /bookings/{id}); a canceled one is 409 too.',
+      },
+    })
+    .input(DeclineBookingInputSchema)
+    .output(BookingSchema)
+    .mutation(({ ctx, input }) => declineBooking(ctx.em, ctx.principal.userId, input, ctx.clock.now())),
 });

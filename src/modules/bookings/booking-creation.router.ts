@@ -17,10 +17,11 @@ export const bookingCreationRouter = router({
         tags: ['Bookings'],
         summary: 'Book a slot on one of the user’s event types',
         description:
-          'Creates an active booking at `start` for `durationMin` minutes. The slot must be one GET /availability ' +
+          'Creates a booking at `start` for `durationMin` minutes: `active`, or `pending` (holding the slot until the ' +
+          'host confirms or declines it) when the event type has `requiresConfirmation`. The slot must be one GET /availability ' +
           'offers for that duration: otherwise 409 (outside the hours, off the grid, in the past or within the ' +
-          'minimum notice, already taken, or a duration the event type does not offer); an inactive event type is ' +
-          'also 409. Double bookings are impossible: the database refuses overlapping busy time of one host, and a ' +
+          'minimum notice, outside the booking window, on a day, week or month its limits have filled, already ' +
+          'taken, or a duration the event type does not offer); an inactive event type is also 409. Double bookings are impossible: the database refuses overlapping busy time of one host, and a ' +
           'request that loses a race gets 409. Group event types take several invitees per slot up to their seats; ' +
           'round-robin ones assign the least recently booked free host; collective ones need every host free. ' +
           'With an `Idempotency-Key`, a retry (same key, same body) returns the first response again with ' +

@@ -61,8 +61,8 @@ export async function rescheduleBooking(
 async function moveBooking(tx: EntityManager, ownerId: string, input: RescheduleInput, now: Date): Promise<Booking> {
   const locked = await readBookingRow(tx, ownerId, input.id, { forUpdate: true });
   if (!locked) throw notFound('Booking');
-  if (locked.status !== 'active') {
-    throw new DomainError('conflict', 'This booking is canceled and cannot be rescheduled; create a new booking instead.');
+  if (locked.status !== 'active' && locked.status !== 'pending') {
+    throw new DomainError('conflict', `This booking is ${locked.status} and cannot be rescheduled; create a new booking instead.`);
   }
   const eventType = await findEventType(tx, locked.event_type_id, ownerId);
   if (!eventType) throw notFound('Booking');

@@ -33,6 +33,8 @@ const BOOKING_OWN_COLUMNS = {
   canceled_at: column<SqlTimestamp | null>(),
   cancel_reason: column<string | null>(),
   canceled_by: column<string | null>(),
+  declined_at: column<SqlTimestamp | null>(),
+  decline_reason: column<string | null>(),
   created_at: column<SqlTimestamp>(),
 };
 
@@ -80,6 +82,8 @@ export function toBooking(row: BookingRow): Booking {
     canceledAt: toIsoStringOrNull(row.canceled_at),
     cancelReason: row.cancel_reason,
     canceledBy: row.canceled_by,
+    declinedAt: toIsoStringOrNull(row.declined_at),
+    declineReason: row.decline_reason,
     createdAt: toIsoString(row.created_at),
   };
 }

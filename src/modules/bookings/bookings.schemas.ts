@@ -3,12 +3,17 @@ import { EXAMPLE } from '../../lib/examples.ts';
 import { TimeZoneSchema } from '../../lib/time.ts';
 import { EventTypeRefSchema } from '../event-types/event-types.schemas.ts';
 
-export const BOOKING_STATUSES = ['active', 'canceled'] as const;
+export const BOOKING_STATUSES = ['active', 'canceled', 'pending', 'declined'] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 
-export const BookingStatusSchema = z
-  .enum(BOOKING_STATUSES)
-  .meta({ id: 'BookingStatus', description: 'Whether the booking still holds its time.', examples: ['active'] });
+export const BookingStatusSchema = z.enum(BOOKING_STATUSES).meta({
+  id: 'BookingStatus',
+  description:
+    '`active`: booked. `pending`: waits for the host’s confirmation (event types with `requiresConfirmation`) and ' +
+    'holds its time meanwhile. `canceled`: by the host or the invitee. `declined`: the host declined it, or it was ' +
+    'not confirmed before its start; its time is free again.',
+  examples: ['active'],
+});
 
 const BookingAnswersSchema = z
   .array(
@@ -80,6 +85,24 @@ export const BookingSchema = z
       .string()
       .nullable()
       .meta({ description: 'Who canceled: `host` (through the API) or `invitee`.', examples: ['host'] }),
+    declinedAt: z.iso
+      .datetime()
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          'When a pending booking was declined (by the host, or at its start when nobody confirmed it); null otherwise. ' +
+          'Absent only in responses stored before this field existed (idempotent replays, earlier webhook events).',
+        examples: [null],
+      }),
+    declineReason: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({
+        description: 'The host’s reason for declining, or the service’s when the start passed unconfirmed; null otherwise.',
+        examples: [null],
+      }),
     createdAt: z.iso.datetime().meta({ description: 'When the booking was made.', examples: [EXAMPLE.createdAt] }),
   })
   .meta({ id: 'Booking' });

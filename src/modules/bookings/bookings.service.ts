@@ -98,8 +98,9 @@ export function getBooking(em: EntityManager, ownerId: string, id: string): Prom
 export type CanceledBy = 'host' | 'invitee';
 
 /**
- * Cancels a booking the user owns, as the host (or for the invitee, `by: 'invitee'`). Idempotent: a canceled
- * booking is returned as it is, with the first cancellation's time and reason. The booking row is locked first, so
+ * Cancels a booking the user owns (active or pending), as the host (or for the invitee, `by: 'invitee'`).
+ * Idempotent: a canceled booking is returned as it is, with the first cancellation's time and reason; so is a
+ * declined one. The booking row is locked first, so
  * concurrent cancels serialise on it; a busy block stops being active, freeing the host's time, once no active
  * booking remains on it.
  */
@@ -114,7 +115,7 @@ export async function cancelBooking(
   return em.transactional(async (tx) => {
     const locked = await readBookingRow(tx, ownerId, input.id, { forUpdate: true });
     if (!locked) throw notFound('Booking');
-    if (locked.status === 'active') {
+    if (locked.status === 'active' || locked.status === 'pending') {
       await tx.execute(
         `update booking
             set status = 'canceled', canceled_at = ?, cancel_reason = ?, canceled_by = ?, updated_at = ?

@@ -150,12 +150,12 @@ async function joinOrInsertGroupBlock(tx: EntityManager, hostId: string, slot: B
   throw slotTaken();
 }
 
-/** Free hosts ordered for fairness: never booked first, then by their latest active booking of this event type. */
+/** Free hosts ordered for fairness: never booked first, then by their latest active or pending booking of this event type. */
 async function leastRecentlyBookedFirst(tx: EntityManager, eventTypeId: string, hostIds: readonly string[]): Promise<string[]> {
   const rows = await tx.execute<{ host_id: string; last_booked: number }[]>(
     `select host_id, (extract(epoch from max(created_at)) * 1000)::float8 as last_booked
        from booking
-      where event_type_id = ? and status = 'active' and host_id in (?)
+      where event_type_id = ? and status in ('active', 'pending') and host_id in (?)
       group by host_id`,
     [eventTypeId, [...hostIds]],
   );

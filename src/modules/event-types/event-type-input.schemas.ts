@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { EXAMPLE } from '../../lib/examples.ts';
 import { EventTypeKindSchema } from './event-types.schemas.ts';
+import {
+  BookingLimitsSchema,
+  BookingWindowSchema,
+  CancelNoticeSchema,
+  RecurrenceSchema,
+  RequiresConfirmationSchema,
+  RescheduleNoticeSchema,
+} from './event-type-rules.schemas.ts';
 
 /** Limits of the writable event type settings (also in the OpenAPI document through the schemas). */
 export const EVENT_TYPE_LIMITS = {
@@ -48,7 +56,7 @@ const MinimumNoticeSchema = z
   .min(0)
   .max(EVENT_TYPE_LIMITS.minimumNoticeMax)
   .meta({
-    description: 'Write-only setting: slots start at least this many minutes after the moment of booking (at most a year).',
+    description: 'Slots start at least this many minutes after the moment of booking (at most a year).',
     examples: [120],
   });
 
@@ -57,14 +65,14 @@ const SlotIntervalSchema = z
   .min(EVENT_TYPE_LIMITS.slotIntervalMin)
   .max(EVENT_TYPE_LIMITS.slotIntervalMax)
   .nullable()
-  .meta({ description: 'Write-only setting: minutes between slot starts; null starts a slot every booking duration.', examples: [15] });
+  .meta({ description: 'Minutes between slot starts; null starts a slot every booking duration.', examples: [15] });
 
 const SeatsSchema = z
   .int()
   .min(EVENT_TYPE_LIMITS.seatsMin)
   .max(EVENT_TYPE_LIMITS.seatsMax)
   .meta({
-    description: `Write-only setting, group event types only (400 for another kind): invitees per slot. Default ${DEFAULT_GROUP_SEATS}.`,
+    description: `Invitees per slot, for group event types only (400 for another kind). Default ${DEFAULT_GROUP_SEATS}.`,
     examples: [DEFAULT_GROUP_SEATS],
   });
 
@@ -103,6 +111,12 @@ export const CreateEventTypeInputSchema = z
       minimumNoticeMin: MinimumNoticeSchema.default(0),
       slotIntervalMin: SlotIntervalSchema.default(null),
       seatsPerSlot: SeatsSchema.optional(),
+      bookingWindow: BookingWindowSchema.default(null),
+      limits: BookingLimitsSchema.default(null),
+      cancelNoticeMin: CancelNoticeSchema.default(0),
+      rescheduleNoticeMin: RescheduleNoticeSchema.default(0),
+      requiresConfirmation: RequiresConfirmationSchema.default(false),
+      recurrence: RecurrenceSchema.default(null),
     },
     { error: (issue) => (issue.code === 'unrecognized_keys' ? unknownFieldsMessage(issue.keys) : undefined) },
   )
@@ -130,6 +144,14 @@ export const UpdateEventTypeInputSchema = z
       minimumNoticeMin: MinimumNoticeSchema.optional(),
       slotIntervalMin: SlotIntervalSchema.optional(),
       seatsPerSlot: SeatsSchema.optional(),
+      bookingWindow: BookingWindowSchema.optional(),
+      limits: BookingLimitsSchema.optional().describe('Replaces the limits as a whole; null or `{}` removes them.'),
+      cancelNoticeMin: CancelNoticeSchema.optional(),
+      rescheduleNoticeMin: RescheduleNoticeSchema.optional(),
+      requiresConfirmation: RequiresConfirmationSchema.optional().describe(
+        'Turning it off leaves bookings already pending to be confirmed or declined; new ones are active at once.',
+      ),
+      recurrence: RecurrenceSchema.optional(),
     },
     { error: (issue) => (issue.code === 'unrecognized_keys' ? unknownFieldsMessage(issue.keys) : undefined) },
   )

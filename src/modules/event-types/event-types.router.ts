@@ -5,9 +5,10 @@ import { CreateEventTypeInputSchema, EventTypeIdInputSchema, UpdateEventTypeInpu
 import { EventTypeSchema } from './event-types.schemas.ts';
 import { createEventType, deactivateEventType, getEventType, listEventTypes, regeneratePrivateLink, updateEventType } from './event-types.service.ts';
 
-const WRITE_ONLY_NOTE =
-  '`minimumNoticeMin`, `slotIntervalMin` and `seatsPerSlot` shape the slots GET /availability offers; they are ' +
-  'write-only (the EventType resource does not carry them).';
+const SETTINGS_NOTE =
+  'Every setting written is returned by every read. `minimumNoticeMin`, `slotIntervalMin`, `seatsPerSlot`, ' +
+  '`bookingWindow` and `limits` shape the slots GET /availability offers (and POST /bookings accepts); a range ' +
+  'window whose `end` is before its `start`, or a limit below 1, is 400.';
 
 export const eventTypesRouter = router({
   list: scopedProcedure('read:event-types')
@@ -54,7 +55,7 @@ export const eventTypesRouter = router({
         description:
           'Creates an event type hosted by the authenticated user. The slug defaults to one derived from the name ' +
           '(made unique with `-2`, `-3`…); an explicit slug the user already has is 409. A secret event type gets a ' +
-          `private link, which its \`url\` carries in this response only. ${WRITE_ONLY_NOTE} Round-robin and collective event types are ` +
+          `private link, which its \`url\` carries in this response only. ${SETTINGS_NOTE} Round-robin and collective event types are ` +
           'hosted by the owner alone: the API does not manage other hosts. Unknown fields are 400.',
       },
     })
@@ -76,7 +77,7 @@ export const eventTypesRouter = router({
         description:
           'Changes the fields sent; absent fields keep their value. `kind` cannot change (400): create another ' +
           'event type instead. A slug the user already has on another event type is 409. Turning `secret` on ' +
-          `creates a new private link (in this response's \`url\` only); turning it off discards it. ${WRITE_ONLY_NOTE} Existing bookings are not ` +
+          `creates a new private link (in this response's \`url\` only); turning it off discards it. ${SETTINGS_NOTE} Existing bookings are not ` +
           'touched: they keep their time, duration and the buffers they were booked with. `active: true` reactivates.',
       },
     })

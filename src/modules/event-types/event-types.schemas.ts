@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { EXAMPLE } from '../../lib/examples.ts';
 import { EVENT_TYPE_KINDS, type EventTypeRecord } from './event-type.rows.ts';
+import {
+  BookingLimitsSchema,
+  BookingWindowSchema,
+  CancelNoticeSchema,
+  RecurrenceSchema,
+  RequiresConfirmationSchema,
+  RescheduleNoticeSchema,
+} from './event-type-rules.schemas.ts';
 
 export const EventTypeKindSchema = z.enum(EVENT_TYPE_KINDS).meta({
   id: 'EventTypeKind',
@@ -36,6 +44,21 @@ export const EventTypeSchema = z
       .meta({ description: 'The organisation the event type belongs to; null for a personal one.', examples: [null] }),
     createdAt: z.iso.datetime().meta({ description: 'When the event type was created.', examples: ['2026-11-02T08:30:00Z'] }),
     updatedAt: z.iso.datetime().meta({ description: 'When a setting last changed.', examples: ['2026-11-20T17:05:00Z'] }),
+    minimumNoticeMin: z.int().meta({ description: 'Slots start at least this many minutes after the moment of booking.', examples: [120] }),
+    slotIntervalMin: z
+      .int()
+      .nullable()
+      .meta({ description: 'Minutes between slot starts; null: a slot every booking duration.', examples: [15] }),
+    seatsPerSlot: z
+      .int()
+      .nullable()
+      .meta({ description: 'Invitees per slot of a group event type; null for the other kinds (one invitee each).', examples: [null] }),
+    bookingWindow: BookingWindowSchema,
+    limits: BookingLimitsSchema,
+    cancelNoticeMin: CancelNoticeSchema,
+    rescheduleNoticeMin: RescheduleNoticeSchema,
+    requiresConfirmation: RequiresConfirmationSchema,
+    recurrence: RecurrenceSchema,
   })
   .meta({ id: 'EventType' });
 
@@ -75,5 +98,14 @@ export function toEventTypeDto(eventType: EventTypeRecord, url: string): EventTy
     organizationId: eventType.organizationId,
     createdAt: eventType.createdAt.toISOString(),
     updatedAt: eventType.updatedAt.toISOString(),
+    minimumNoticeMin: eventType.minNoticeMin,
+    slotIntervalMin: eventType.slotIntervalMin,
+    seatsPerSlot: eventType.kind === 'group' ? eventType.seatsPerSlot : null,
+    bookingWindow: eventType.bookingWindow,
+    limits: eventType.limits,
+    cancelNoticeMin: eventType.cancelNoticeMin,
+    rescheduleNoticeMin: eventType.rescheduleNoticeMin,
+    requiresConfirmation: eventType.requiresConfirmation,
+    recurrence: eventType.recurrenceMaxCount === null ? null : { maxCount: eventType.recurrenceMaxCount },
   };
 }

@@ -3,7 +3,15 @@ import { DomainError, invalidField, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { generateToken, hashToken } from '../../lib/secrets.ts';
 import { slugify } from '../users/users.service.ts';
-import { EVENT_TYPE_COLUMNS, type EventTypeKind, type EventTypeRecord, type EventTypeRow, toEventType } from './event-type.rows.ts';
+import {
+  type BookingLimits,
+  type BookingWindow,
+  EVENT_TYPE_COLUMNS,
+  type EventTypeKind,
+  type EventTypeRecord,
+  type EventTypeRow,
+  toEventType,
+} from './event-type.rows.ts';
 import {
   type CreateEventTypeInput,
   DEFAULT_GROUP_SEATS,
@@ -79,6 +87,17 @@ function assertSeatsFitKind(kind: EventTypeKind, seatsPerSlot: number | undefine
   }
 }
 
+/** The booking window's columns: days, start date, end date. */
+function windowColumns(window: BookingWindow | null): [number | null, string | null, string | null] {
+  if (window === null) return [null, null, null];
+  return window.type === 'rolling' ? [window.days, null, null] : [null, window.start, window.end];
+}
+
+/** The limits' columns: per day, week, month (`{}` is no limits, as null is). */
+function limitColumns(limits: BookingLimits | null): [number | null, number | null, number | null] {
+  return [limits?.perDay ?? null, limits?.perWeek ?? null, limits?.perMonth ?? null];
+}
+
 /** PostgreSQL unique_violation (23505) of the one-slug-per-owner constraint, wherever the ORM put it. */
 function isSlugTaken(error: unknown): boolean {
   for (let current = error, depth = 0; current && depth < 5; depth++) {
@@ -135,8 +154,11 @@ export async function createEventType(
       await tx.execute(
         `insert into event_type (id, owner_id, name, slug, kind, durations_min, buffer_before_min, buffer_after_min,
                                  min_notice_min, slot_interval_min, seats_per_slot, color, active, secret,
-                                 private_link_key_hash, organization_id, created_at, updated_at)
-         values (?, ?, ?, ?, ?, ?::integer[], ?, ?, ?, ?, ?, ?, ?, ?, ?, null, ?, ?)`,
+                                 private_link_key_hash, organization_id, created_at, updated_at,
+                                 booking_window_days, booking_window_start, booking_window_end,
+                                 limit_per_day, limit_per_week, limit_per_month, cancel_notice_min,
+                                 reschedule_notice_min, requires_confirmation, recurrence_max_count)
+         values (?, ?, ?, ?, ?, ?::integer[], ?, ?, ?, ?, ?, ?, ?, ?, ?, null, ?, ?, ?, ?::date, ?::date, ?, ?, ?, ?, ?, ?, ?)`,
         [
           id,
           ownerId,
@@ -155,6 +177,12 @@ export async function createEventType(
           privateLink?.hash ?? null,
           now,
           now,
+          ...windowColumns(input.bookingWindow),
+          ...limitColumns(input.limits),
+          input.cancelNoticeMin,
+          input.rescheduleNoticeMin,
+          input.requiresConfirmation,
+          input.recurrence?.maxCount ?? null,
         ],
         'run',
       );
@@ -198,6 +226,22 @@ export async function updateEventType(
       if (input.minimumNoticeMin !== undefined) set('min_notice_min', input.minimumNoticeMin);
       if (input.slotIntervalMin !== undefined) set('slot_interval_min', input.slotIntervalMin);
       if (input.seatsPerSlot !== undefined) set('seats_per_slot', input.seatsPerSlot);
+      if (input.bookingWindow !== undefined) {
+        const [days, start, end] = windowColumns(input.bookingWindow);
+        set('booking_window_days', days);
+        set('booking_window_start', start, '::date');
+        set('booking_window_end', end, '::date');
+      }
+      if (input.limits !== undefined) {
+        const [perDay, perWeek, perMonth] = limitColumns(input.limits);
+        set('limit_per_day', perDay);
+        set('limit_per_week', perWeek);
+        set('limit_per_month', perMonth);
+      }
+      if (input.cancelNoticeMin !== undefined) set('cancel_notice_min', input.cancelNoticeMin);
+      if (input.rescheduleNoticeMin !== undefined) set('reschedule_notice_min', input.rescheduleNoticeMin);
+      if (input.requiresConfirmation !== undefined) set('requires_confirmation', input.requiresConfirmation);
+      if (input.recurrence !== undefined) set('recurrence_max_count', input.recurrence?.maxCount ?? null);
       let privateLink: ReturnType<typeof newPrivateLinkKey> | undefined;
       if (input.secret === true && !(current.secret && current.privateLinkKeyHash !== null)) {
         privateLink = newPrivateLinkKey();

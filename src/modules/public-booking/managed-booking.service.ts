@@ -5,9 +5,10 @@
  * index lookup: no secret is compared byte by byte in application code). A malformed or unknown token is 404.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { notFound } from '../../lib/errors.ts';
+import { DomainError, notFound } from '../../lib/errors.ts';
 import { generateToken, hashToken, looksLikeToken } from '../../lib/secrets.ts';
 import { type SqlTimestamp, toDate } from '../../lib/sql-values.ts';
+import { formatInZone } from '../availability/wall-clock.ts';
 import { rescheduleBooking } from '../bookings/booking-reschedule.service.ts';
 import { readBooking } from '../bookings/booking.rows.ts';
 import type { Booking } from '../bookings/bookings.schemas.ts';
@@ -35,6 +36,8 @@ interface ManagedRow {
   owner_timezone: string;
   host_name: string | null;
   host_email: string;
+  cancel_notice_min: number;
+  reschedule_notice_min: number;
 }
 
 /** The booking a manage token opens, or 404. */
@@ -42,7 +45,8 @@ async function findManaged(em: EntityManager, token: string): Promise<{ row: Man
   if (!looksLikeToken(MANAGE_TOKEN_PREFIX, token)) throw notFound('Booking');
   const [row] = await em.execute<ManagedRow[]>(
     `select b.id, b.owner_id, b.updated_at, et.active as event_type_active, et.color as event_type_color, et.durations_min,
-            o.name as owner_name, o.slug as owner_slug, o.timezone as owner_timezone, h.name as host_name, h.email as host_email
+            o.name as owner_name, o.slug as owner_slug, o.timezone as owner_timezone, h.name as host_name, h.email as host_email,
+            et.cancel_notice_min, et.reschedule_notice_min
        from booking b
        join event_type et on et.id = b.event_type_id
        join app_user o on o.id = b.owner_id
@@ -55,13 +59,13 @@ async function findManaged(em: EntityManager, token: string): Promise<{ row: Man
 }
 
 /**
- * Whether `token` opens an active booking of event type `eventTypeId`: its invitee may then see that event type's
- * slots (to reschedule), even a secret one whose private link they do not hold.
+ * Whether `token` opens an active or pending booking of event type `eventTypeId`: its invitee may then see that
+ * event type's slots (to reschedule), even a secret one whose private link they do not hold.
  */
 export async function managesBookingOf(em: EntityManager, token: string, eventTypeId: string): Promise<boolean> {
   if (!looksLikeToken(MANAGE_TOKEN_PREFIX, token)) return false;
   const rows = await em.execute(
-    `select 1 from booking where manage_token_hash = ? and event_type_id = ? and status = 'active'`,
+    `select 1 from booking where manage_token_hash = ? and event_type_id = ? and status in ('active', 'pending')`,
     [hashToken(token), eventTypeId],
   );
   return rows.length > 0;
@@ -94,7 +98,7 @@ function calendarFacts(siteUrl: string, booking: Booking, row: ManagedRow, descr
     attendee: { name: booking.invitee?.name ?? '', email: booking.invitee?.email ?? '' },
     location: booking.location?.value ?? null,
     description,
-    canceled: booking.status === 'canceled',
+    canceled: booking.status === 'canceled' || booking.status === 'declined',
     sequence: Math.floor(toDate(row.updated_at).getTime() / 1000),
   };
 }
@@ -119,7 +123,36 @@ export async function getManagedBooking(em: EntityManager, token: string, siteUr
     },
     host: { name: row.host_name },
     links: inviteeLinks(siteUrl, token, booking, row),
+    changesUntil: {
+      cancel: noticeEdge(booking, row.cancel_notice_min)?.toISOString() ?? null,
+      reschedule: noticeEdge(booking, row.reschedule_notice_min)?.toISOString() ?? null,
+    },
   };
+}
+
+const MINUTE = 60_000;
+
+/** The last instant the invitee may change the booking themselves: the event type's notice before its start. */
+function noticeEdge(booking: Booking, noticeMin: number): Date | undefined {
+  return noticeMin > 0 ? new Date(Date.parse(booking.startAt) - noticeMin * MINUTE) : undefined;
+}
+
+/**
+ * The invitee's own cancel or reschedule, refused (409) once the event type's notice before the start has begun;
+ * the message says until when it was possible, in the invitee's zone. A booking already canceled or declined
+ * is left to the action's own answer (a repeated cancel is answered as before).
+ */
+function assertBeforeNotice(action: 'cancel' | 'reschedule', booking: Booking, noticeMin: number, now: Date): void {
+  const edge = noticeEdge(booking, noticeMin);
+  if (!edge || now <= edge || (booking.status !== 'active' && booking.status !== 'pending')) return;
+  const zone = booking.invitee?.timezone ?? 'UTC';
+  const local = formatInZone(edge.getTime(), zone);
+  const when = `${local.slice(0, 10)} ${local.slice(11, 16)}`;
+  const verb = action === 'cancel' ? 'canceled' : 'rescheduled';
+  throw new DomainError(
+    'conflict',
+    `This booking can no longer be ${verb} here: that was possible until ${when} (${zone}), ${noticeMin} minutes before its start. Please contact the host.`,
+  );
 }
 
 /**
@@ -138,7 +171,8 @@ export async function cancelManagedBooking(
   now: Date,
   siteUrl: string,
 ): Promise<ManagedBooking> {
-  const { row } = await findManaged(em, input.token);
+  const { row, booking } = await findManaged(em, input.token);
+  assertBeforeNotice('cancel', booking, row.cancel_notice_min, now);
   await cancelBooking(em, row.owner_id, { id: row.id, reason: input.reason }, now, 'invitee');
   return getManagedBooking(em, input.token, siteUrl);
 }
@@ -149,7 +183,8 @@ export async function rescheduleManagedBooking(
   input: { token: string; start: string },
   options: { now: Date; deadline?: AbortSignal | undefined; siteUrl: string },
 ): Promise<ManagedBooking> {
-  const { row } = await findManaged(em, input.token);
+  const { row, booking } = await findManaged(em, input.token);
+  assertBeforeNotice('reschedule', booking, row.reschedule_notice_min, options.now);
   await rescheduleBooking(em, row.owner_id, { id: row.id, start: input.start }, { now: options.now, deadline: options.deadline });
   return getManagedBooking(em, input.token, options.siteUrl);
 }

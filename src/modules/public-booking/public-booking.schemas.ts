@@ -51,6 +51,7 @@ export const PublicEventTypeSchema = EventTypeSchema.pick({
 }).extend({
   minNoticeMin: z.int(),
   seatsPerSlot: z.int().describe('Invitees per slot (more than 1 only for group event types).'),
+  requiresConfirmation: z.boolean().describe('Bookings wait for the host to confirm them (the page says "request").'),
   owner: z.object({ name: z.string().nullable(), slug: z.string(), timezone: z.string() }),
 });
 
@@ -101,6 +102,8 @@ export const ManagedBookingSchema = z.object({
   }),
   host: z.object({ name: z.string().nullable() }),
   links: InviteeLinksSchema,
+  /** Until when the invitee may cancel or reschedule here (the event type's notice before the start); null: no notice. */
+  changesUntil: z.object({ cancel: z.iso.datetime().nullable(), reschedule: z.iso.datetime().nullable() }),
 });
 
 export type ManagedBooking = z.infer<typeof ManagedBookingSchema>;

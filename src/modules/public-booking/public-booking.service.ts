@@ -63,6 +63,7 @@ export async function getPublicEventType(
     color: eventType.color,
     minNoticeMin: eventType.minNoticeMin,
     seatsPerSlot: eventType.seatsPerSlot,
+    requiresConfirmation: eventType.requiresConfirmation,
     owner: { name: row.owner_name, slug: row.owner_slug, timezone: row.owner_timezone },
   };
 }

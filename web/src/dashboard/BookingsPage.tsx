@@ -12,7 +12,7 @@ import { useSession } from './session.ts';
 type When = 'upcoming' | 'past';
 interface Filters {
   when: When;
-  status: '' | 'active' | 'canceled';
+  status: '' | 'active' | 'pending' | 'canceled' | 'declined';
   eventTypeId: string;
   fromDate: string;
   toDate: string;
@@ -45,6 +45,16 @@ export function BookingsPage() {
   const [filters, setFilters] = useState<Filters>({ when: 'upcoming', status: '', eventTypeId: '', fromDate: '', toDate: '' });
   const [eventTypes, setEventTypes] = useState<EventTypeItem[]>([]);
   const bookings = useLoadedList((cursor) => api.bookings.list.query(listInput(filters, user.timezone, cursor)), [filters, user.timezone]);
+  // Upcoming bookings waiting for the host's decision, soonest first, whatever the filters below.
+  const toConfirm = useLoadedList(
+    (cursor) => api.bookings.list.query({ status: 'pending', order: 'asc', from: new Date().toISOString(), cursor, limit: 20 }),
+    [],
+  );
+  const changed = (booking: BookingItem) => {
+    bookings.put(booking);
+    if (booking.status === 'pending') toConfirm.put(booking);
+    else toConfirm.remove(booking.id);
+  };
   useEffect(() => {
     api.eventTypes.list.query().then((result) => setEventTypes(result.data), onSessionLost);
   }, [onSessionLost]);
@@ -58,6 +68,17 @@ export function BookingsPage() {
         <h1>Bookings</h1>
         <p>Times are shown in your time zone, {user.timezone}.</p>
       </div>
+      {toConfirm.items && toConfirm.items.length > 0 && (
+        <section aria-label="To confirm" data-testid="to-confirm">
+          <h2>To confirm</h2>
+          <p className="muted">These bookings hold their time until you confirm or decline them; unconfirmed at their start, they are declined.</p>
+          <ul className="booking-list">
+            {toConfirm.items.map((booking) => (
+              <BookingRow key={booking.id} booking={booking} onChanged={changed} />
+            ))}
+          </ul>
+        </section>
+      )}
       <section className="card" aria-label="Filters">
         <div className="card-body filters">
           <div className="segmented" role="group" aria-label="Which bookings">
@@ -70,7 +91,9 @@ export function BookingsPage() {
           <SelectField label="Status" value={filters.status} onChange={(e) => set({ status: e.target.value as Filters['status'] })}>
             <option value="">Any</option>
             <option value="active">Active</option>
+            <option value="pending">To confirm</option>
             <option value="canceled">Canceled</option>
+            <option value="declined">Declined</option>
           </SelectField>
           <SelectField label="Event type" value={filters.eventTypeId} onChange={(e) => set({ eventTypeId: e.target.value })}>
             <option value="">All</option>
@@ -110,7 +133,7 @@ export function BookingsPage() {
         {(items) => (
           <ul className="booking-list" data-testid="bookings">
             {items.map((booking) => (
-              <BookingRow key={booking.id} booking={booking} onChanged={bookings.put} />
+              <BookingRow key={booking.id} booking={booking} onChanged={changed} />
             ))}
           </ul>
         )}
@@ -126,7 +149,14 @@ export function BookingsPage() {
   );
 }
 
-type Panel = 'none' | 'cancel' | 'reschedule';
+type Panel = 'none' | 'cancel' | 'reschedule' | 'decline';
+
+const STATUS_BADGES: Record<BookingItem['status'], [string, string]> = {
+  active: ['Active', 'badge-accent'],
+  pending: ['To confirm', 'badge-warning'],
+  canceled: ['Canceled', 'badge-danger'],
+  declined: ['Declined', 'badge-danger'],
+};
 
 function BookingRow({ booking, onChanged }: { booking: BookingItem; onChanged: (booking: BookingItem) => void }) {
   const { user, onSessionLost } = useSession();
@@ -135,6 +165,18 @@ function BookingRow({ booking, onChanged }: { booking: BookingItem; onChanged: (
   const noShow = booking.noShow === true;
   const started = Date.parse(booking.startAt) <= Date.now();
   const active = booking.status === 'active';
+  const pending = booking.status === 'pending';
+  const [badge, badgeClass] = STATUS_BADGES[booking.status];
+
+  const confirm = async () => {
+    setError(null);
+    try {
+      onChanged(await api.bookings.confirm.mutate({ id: booking.id }));
+    } catch (failure) {
+      onSessionLost(failure);
+      setError(errorMessage(failure));
+    }
+  };
 
   const markNoShow = async (value: boolean) => {
     setError(null);
@@ -156,7 +198,7 @@ function BookingRow({ booking, onChanged }: { booking: BookingItem; onChanged: (
               {booking.durationMin} min · {booking.eventType.name}
             </p>
           </div>
-          <span className={`badge ${active ? 'badge-accent' : 'badge-danger'}`}>{active ? 'Active' : 'Canceled'}</span>
+          <span className={`badge ${badgeClass}`}>{badge}</span>
         </div>
         {booking.invitee && (
           <p>
@@ -170,16 +212,27 @@ function BookingRow({ booking, onChanged }: { booking: BookingItem; onChanged: (
             {booking.location.value ? ` — ${booking.location.value}` : ''}
           </p>
         )}
-        {!active && (
+        {booking.status === 'canceled' && (
           <p className="muted">
             Canceled{booking.canceledBy ? ` by the ${booking.canceledBy}` : ''}
             {booking.cancelReason ? `: “${booking.cancelReason}”` : ''}
           </p>
         )}
+        {booking.status === 'declined' && <p className="muted">Declined{booking.declineReason ? `: “${booking.declineReason}”` : ''}</p>}
         {noShow && <p className="badge badge-warning">No-show</p>}
         {error && <ErrorNotice>{error}</ErrorNotice>}
-        {active && (
+        {(active || pending) && (
           <div className="btn-row">
+            {pending && !started && (
+              <>
+                <button type="button" className="btn btn-small btn-primary" onClick={() => void confirm()}>
+                  Confirm
+                </button>
+                <button type="button" className="btn btn-small btn-danger" aria-expanded={panel === 'decline'} onClick={() => setPanel(panel === 'decline' ? 'none' : 'decline')}>
+                  Decline
+                </button>
+              </>
+            )}
             {!started && (
               <>
                 <button type="button" className="btn btn-small" aria-expanded={panel === 'reschedule'} onClick={() => setPanel(panel === 'reschedule' ? 'none' : 'reschedule')}>
@@ -191,6 +244,7 @@ function BookingRow({ booking, onChanged }: { booking: BookingItem; onChanged: (
               </>
             )}
             {started &&
+              active &&
               (noShow ? (
                 <button type="button" className="btn btn-small" onClick={() => void markNoShow(false)}>
                   Undo no-show
@@ -204,6 +258,9 @@ function BookingRow({ booking, onChanged }: { booking: BookingItem; onChanged: (
         )}
         {panel === 'cancel' && (
           <CancelForm booking={booking} onDone={(changed) => { setPanel('none'); if (changed) onChanged(changed); }} />
+        )}
+        {panel === 'decline' && (
+          <DeclineForm booking={booking} onDone={(changed) => { setPanel('none'); if (changed) onChanged(changed); }} />
         )}
         {panel === 'reschedule' && (
           <ReschedulePicker booking={booking} onDone={(changed) => { setPanel('none'); if (changed) onChanged(changed); }} />
@@ -240,6 +297,39 @@ function CancelForm({ booking, onDone }: { booking: BookingItem; onDone: (bookin
         </button>
         <button type="button" className="btn btn-small" onClick={() => onDone()}>
           Keep booking
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function DeclineForm({ booking, onDone }: { booking: BookingItem; onDone: (booking?: BookingItem) => void }) {
+  const { onSessionLost } = useSession();
+  const [reason, setReason] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      onDone(await api.bookings.decline.mutate({ id: booking.id, reason: reason.trim() || undefined }));
+    } catch (failure) {
+      onSessionLost(failure);
+      setError(errorMessage(failure));
+      setBusy(false);
+    }
+  };
+  return (
+    <form className="form-panel" onSubmit={(event) => void submit(event)}>
+      <TextField multiline label="Reason for declining (optional)" maxLength={500} rows={2} value={reason} onChange={(e) => setReason(e.target.value)} />
+      {error && <ErrorNotice>{error}</ErrorNotice>}
+      <div className="btn-row">
+        <button type="submit" className="btn btn-danger-solid btn-small" disabled={busy}>
+          {busy ? 'Declining…' : 'Decline booking'}
+        </button>
+        <button type="button" className="btn btn-small" onClick={() => onDone()}>
+          Keep it
         </button>
       </div>
     </form>

@@ -19,16 +19,29 @@ interface Draft {
   color: string;
   secret: boolean;
   active: boolean;
-  /** Write-only settings: the API never shows them, so an edit leaves them blank, meaning "keep". */
   minimumNoticeMin: string;
   slotIntervalMin: string;
   seatsPerSlot: string;
+  window: 'none' | 'rolling' | 'range';
+  windowDays: string;
+  windowStart: string;
+  windowEnd: string;
+  perDay: string;
+  perWeek: string;
+  perMonth: string;
+  cancelNoticeMin: string;
+  rescheduleNoticeMin: string;
+  requiresConfirmation: boolean;
+  recurrenceMaxCount: string;
 }
 
 /** The settings typed as text. */
 type TextKey = { [K in keyof Draft]: string extends Draft[K] ? K : never }[keyof Draft];
 
+const shown = (value: number | null | undefined): string => (value === null || value === undefined ? '' : String(value));
+
 function draftOf(existing?: EventTypeItem): Draft {
+  const window = existing?.bookingWindow ?? null;
   return {
     name: existing?.name ?? '',
     slug: existing?.slug ?? '',
@@ -39,14 +52,43 @@ function draftOf(existing?: EventTypeItem): Draft {
     color: existing?.color ?? '#2563eb',
     secret: existing?.secret ?? false,
     active: existing?.active ?? true,
-    minimumNoticeMin: existing ? '' : '0',
-    slotIntervalMin: '',
-    seatsPerSlot: '',
+    minimumNoticeMin: String(existing?.minimumNoticeMin ?? 0),
+    slotIntervalMin: shown(existing?.slotIntervalMin),
+    seatsPerSlot: shown(existing?.seatsPerSlot),
+    window: window?.type ?? 'none',
+    windowDays: window?.type === 'rolling' ? String(window.days) : '30',
+    windowStart: window?.type === 'range' ? window.start : '',
+    windowEnd: window?.type === 'range' ? window.end : '',
+    perDay: shown(existing?.limits?.perDay),
+    perWeek: shown(existing?.limits?.perWeek),
+    perMonth: shown(existing?.limits?.perMonth),
+    cancelNoticeMin: String(existing?.cancelNoticeMin ?? 0),
+    rescheduleNoticeMin: String(existing?.rescheduleNoticeMin ?? 0),
+    requiresConfirmation: existing?.requiresConfirmation ?? false,
+    recurrenceMaxCount: shown(existing?.recurrence?.maxCount),
   };
 }
 
 const whole = (text: string): number => (text.trim() === '' ? Number.NaN : Number(text));
 const optionalWhole = (text: string): number | undefined => (text.trim() === '' ? undefined : Number(text));
+
+function bookingWindowOf(draft: Draft) {
+  if (draft.window === 'rolling') return { type: 'rolling' as const, days: whole(draft.windowDays) };
+  if (draft.window === 'range') return { type: 'range' as const, start: draft.windowStart, end: draft.windowEnd };
+  return null;
+}
+
+type Limits = { perDay?: number; perWeek?: number; perMonth?: number };
+
+/** The limits typed; none at all is null, as the API returns it. */
+function limitsOf(draft: Draft): Limits | null {
+  const limits: Limits = {};
+  for (const key of ['perDay', 'perWeek', 'perMonth'] as const) {
+    const value = optionalWhole(draft[key]);
+    if (value !== undefined) limits[key] = value;
+  }
+  return Object.keys(limits).length > 0 ? limits : null;
+}
 
 /** Every setting the API can write; the server's validation is the one that counts (its message is shown). */
 function fieldsOf(draft: Draft, existing?: EventTypeItem) {
@@ -55,6 +97,7 @@ function fieldsOf(draft: Draft, existing?: EventTypeItem) {
     .filter(Boolean)
     .map(Number);
   const slotInterval = draft.slotIntervalMin.trim().toLowerCase();
+  const recurrence = optionalWhole(draft.recurrenceMaxCount);
   return {
     name: draft.name,
     slug: draft.slug.trim() === '' ? undefined : draft.slug.trim(),
@@ -64,10 +107,16 @@ function fieldsOf(draft: Draft, existing?: EventTypeItem) {
     color: draft.color,
     secret: draft.secret,
     active: draft.active,
-    minimumNoticeMin: optionalWhole(draft.minimumNoticeMin),
-    // Blank on creation means "every booking duration" (null); blank on an edit keeps what is set.
-    slotIntervalMin: slotInterval === '' ? (existing ? undefined : null) : slotInterval === 'none' ? null : Number(slotInterval),
+    minimumNoticeMin: whole(draft.minimumNoticeMin),
+    // Blank (or "none") means a slot every booking duration.
+    slotIntervalMin: slotInterval === '' || slotInterval === 'none' ? null : Number(slotInterval),
     seatsPerSlot: (existing?.kind ?? draft.kind) === 'group' ? optionalWhole(draft.seatsPerSlot) : undefined,
+    bookingWindow: bookingWindowOf(draft),
+    limits: limitsOf(draft),
+    cancelNoticeMin: whole(draft.cancelNoticeMin),
+    rescheduleNoticeMin: whole(draft.rescheduleNoticeMin),
+    requiresConfirmation: draft.requiresConfirmation,
+    recurrence: recurrence === undefined ? null : { maxCount: recurrence },
   };
 }
 
@@ -105,7 +154,6 @@ export function EventTypeForm(props: { existing?: EventTypeItem; onSaved: (event
   const text = (key: TextKey, label: string, hint?: string, inputMode?: 'numeric') => (
     <TextField label={label} hint={hint} inputMode={inputMode} value={draft[key]} onChange={(e) => set({ [key]: e.target.value })} />
   );
-  const keepHint = existing ? ' The API does not show the current value: leave blank to keep it.' : '';
 
   return (
     <form className={`form${existing ? " event-type-form" : ""}`} onSubmit={(event) => void submit(event)} aria-label={existing ? `Edit ${existing.name}` : 'New event type'}>
@@ -128,11 +176,32 @@ export function EventTypeForm(props: { existing?: EventTypeItem; onSaved: (event
         {text('durations', 'Durations (minutes)', 'Comma-separated, 5 to 720; the first is the default.')}
         {text('bufferBeforeMin', 'Buffer before (minutes)', undefined, 'numeric')}
         {text('bufferAfterMin', 'Buffer after (minutes)', undefined, 'numeric')}
-        {text('minimumNoticeMin', 'Minimum notice (minutes)', `How soon before a slot it can still be booked.${keepHint}`, 'numeric')}
-        {text('slotIntervalMin', 'Slot interval (minutes)', `Minutes between slot starts; "none" for every booking duration.${keepHint}`)}
-        {(existing?.kind ?? draft.kind) === 'group' && text('seatsPerSlot', 'Seats per slot', `Invitees per slot, 2 to 1000.${keepHint}`, 'numeric')}
+        {text('minimumNoticeMin', 'Minimum notice (minutes)', 'How soon before a slot it can still be booked.', 'numeric')}
+        {text('slotIntervalMin', 'Slot interval (minutes)', 'Minutes between slot starts; blank for every booking duration.')}
+        {(existing?.kind ?? draft.kind) === 'group' && text('seatsPerSlot', 'Seats per slot', 'Invitees per slot, 2 to 1000.', 'numeric')}
         <TextField label="Color" type="color" className="color-input" value={draft.color} onChange={(e) => set({ color: e.target.value })} />
       </div>
+      <fieldset className="form-grid" aria-label="Booking rules">
+        <legend className="label">Booking rules</legend>
+        <SelectField label="Booking window" hint="Which dates can be booked, in each host's time zone." value={draft.window} onChange={(e) => set({ window: e.target.value as Draft['window'] })}>
+          <option value="none">Any date</option>
+          <option value="rolling">The next days</option>
+          <option value="range">A date range</option>
+        </SelectField>
+        {draft.window === 'rolling' && text('windowDays', 'Days ahead', 'Today included: 1 is today only.', 'numeric')}
+        {draft.window === 'range' && <TextField label="First date" type="date" value={draft.windowStart} onChange={(e) => set({ windowStart: e.target.value })} />}
+        {draft.window === 'range' && <TextField label="Last date" type="date" value={draft.windowEnd} onChange={(e) => set({ windowEnd: e.target.value })} />}
+        {text('perDay', 'Most bookings a day', 'Per host; blank for no limit.', 'numeric')}
+        {text('perWeek', 'Most bookings a week', 'Monday to Sunday; blank for no limit.', 'numeric')}
+        {text('perMonth', 'Most bookings a month', 'Blank for no limit.', 'numeric')}
+        {text('cancelNoticeMin', 'Cancel notice (minutes)', 'Invitees may cancel themselves until this long before the start.', 'numeric')}
+        {text('rescheduleNoticeMin', 'Reschedule notice (minutes)', 'Invitees may reschedule themselves until this long before the start.', 'numeric')}
+        {text('recurrenceMaxCount', 'Most occurrences of a series', '2 to 52; blank: single bookings only.', 'numeric')}
+      </fieldset>
+      <label className="choice">
+        <input type="checkbox" checked={draft.requiresConfirmation} onChange={(e) => set({ requiresConfirmation: e.target.checked })} />
+        <span className="choice-text">Requires confirmation (you confirm or decline each booking; its time is held meanwhile)</span>
+      </label>
       <label className="choice">
         <input type="checkbox" checked={draft.active} onChange={(e) => set({ active: e.target.checked })} />
         <span className="choice-text">Active (offers slots and takes bookings)</span>

@@ -61,7 +61,9 @@ function ManageBooking(props: { token: string; managed: Managed; onChange: (mana
   const [week, setWeek] = useState(0);
   const [error, setError] = useState<string | null>(null);
   const hostName = props.managed.host.name ?? eventType.owner.name ?? eventType.owner.slug;
-  const canceled = booking.status === 'canceled';
+  const canceled = booking.status === 'canceled' || booking.status === 'declined';
+  const changesUntil = props.managed.changesUntil;
+  const tooLate = (until: string | null) => until !== null && Date.parse(until) < Date.now();
   // The manage token opens the availability of the booking's event type, even a secret one.
   const access = useMemo(() => ({ manageToken: props.token }), [props.token]);
 
@@ -88,7 +90,7 @@ function ManageBooking(props: { token: string; managed: Managed; onChange: (mana
             <TimeZoneFact timeZone={timeZone} />
           </ul>
           <p className={canceled ? 'notice notice-warning' : 'notice notice-info'} data-testid="managed-status">
-            {canceled ? `Canceled${booking.canceledBy === 'invitee' ? ' by you' : ` by ${hostName}`}` : 'Confirmed'}
+            {statusText(booking, hostName)}
           </p>
         </BookingSummary>
         <section className="booking-main" aria-label="Your booking">
@@ -107,25 +109,35 @@ function ManageBooking(props: { token: string; managed: Managed; onChange: (mana
             <div className="manage-actions">
               <h2>Your booking</h2>
               {canceled ? (
-                <p className="muted">This booking is canceled. Book a new time from {hostName}’s booking page if you still want to meet.</p>
+                <p className="muted">
+                  This booking is {booking.status}. Book a new time from {hostName}’s booking page if you still want to meet.
+                </p>
               ) : (
                 <>
                   <AddToCalendar links={props.managed.links} />
                   <section aria-labelledby="reschedule-title">
                     <h3 id="reschedule-title">Need another time?</h3>
-                    <div>
-                      <button type="button" className="btn" onClick={() => setMode({ kind: 'reschedule' })} disabled={!eventType.active}>
-                        Reschedule
-                      </button>
-                    </div>
+                    {tooLate(changesUntil.reschedule) ? (
+                      <p className="muted">{tooLateText('Rescheduling', changesUntil.reschedule, timeZone, hostName)}</p>
+                    ) : (
+                      <div>
+                        <button type="button" className="btn" onClick={() => setMode({ kind: 'reschedule' })} disabled={!eventType.active}>
+                          Reschedule
+                        </button>
+                      </div>
+                    )}
                   </section>
-                  <CancelForm
-                    token={props.token}
-                    onCanceled={(managed) => {
-                      props.onChange(managed);
-                      setMode({ kind: 'done', what: 'canceled' });
-                    }}
-                  />
+                  {tooLate(changesUntil.cancel) ? (
+                    <p className="muted">{tooLateText('Canceling', changesUntil.cancel, timeZone, hostName)}</p>
+                  ) : (
+                    <CancelForm
+                      token={props.token}
+                      onCanceled={(managed) => {
+                        props.onChange(managed);
+                        setMode({ kind: 'done', what: 'canceled' });
+                      }}
+                    />
+                  )}
                 </>
               )}
             </div>
@@ -174,6 +186,27 @@ function ManageBooking(props: { token: string; managed: Managed; onChange: (mana
       <p className="footer-note">Powered by Scheduling</p>
     </div>
   );
+}
+
+function statusText(booking: Managed['booking'], hostName: string): string {
+  switch (booking.status) {
+    case 'canceled':
+      return `Canceled${booking.canceledBy === 'invitee' ? ' by you' : ` by ${hostName}`}`;
+    case 'declined':
+      return `Declined by ${hostName}`;
+    case 'pending':
+      return `Requested: waiting for ${hostName} to confirm`;
+    default:
+      return 'Confirmed';
+  }
+}
+
+function tooLateText(what: string, until: string | null, timeZone: string, hostName: string): string {
+  return `${what} here was possible until ${formatWhenLocal(until ?? '', timeZone)}. Please contact ${hostName}.`;
+}
+
+function formatWhenLocal(iso: string, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-US', { timeZone, dateStyle: 'full', timeStyle: 'short' }).format(new Date(iso));
 }
 
 function CancelForm(props: { token: string; onCanceled: (managed: Managed) => void }) {

@@ -31,8 +31,10 @@ export function Confirmation(props: { title: string; children: ReactNode; onAgai
 /** "You are booked": what, when (in the visitor's zone), with whom, and the links to the calendar and to manage it. */
 export function BookedConfirmation(props: { eventName: string; hostName: string; booking: Booking; timeZone: string; onAgain: () => void }) {
   const { booking } = props;
+  const pending = booking.status === 'pending';
   return (
-    <Confirmation title="You are booked" onAgain={props.onAgain} againLabel="Book another time">
+    <Confirmation title={pending ? 'Your request is sent' : 'You are booked'} onAgain={props.onAgain} againLabel="Book another time">
+      {pending && <p className="muted">{props.hostName} confirms each booking: the time is held for you until they do.</p>}
       <dl className="meta" data-testid="booking-confirmation">
         <dt>What</dt>
         <dd>{props.eventName}</dd>

@@ -101,7 +101,7 @@ export function DetailsForm(props: {
       />
       <div className="btn-row">
         <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Booking…' : 'Confirm booking'}
+          {busy ? 'Booking…' : props.eventType.requiresConfirmation ? 'Request booking' : 'Confirm booking'}
         </button>
       </div>
     </form>

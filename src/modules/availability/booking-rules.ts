@@ -1,0 +1,166 @@
+/**
+ * The booking window and the booking limits as the slot engine applies them: per host, in the host's own zone, as
+ * the instants where a slot may start. A slot belongs to the local date its start falls on; weeks start on Monday.
+ * Pure functions of the rules, the clock and the host's counted bookings (start minute and seats of each busy block
+ * of the event type), so availability, booking and explain decide alike.
+ */
+import type { BookingLimits, BookingWindow } from '../event-types/event-type.rows.ts';
+import { type Intervals, intersectIntervals, MINUTE_MS, normalizeIntervals, subtractIntervals } from './intervals.ts';
+import { civilFromDays, offsetMinutes, wallClockToInstant } from './wall-clock.ts';
+
+const DAY_MS = 86_400_000;
+/** The whole timeline, in epoch minutes, as an interval: no restriction. */
+const EVERYWHEN: Intervals = [-(2 ** 40), 2 ** 40];
+/** Days around a window whose counted bookings decide it: a month reaches at most this far past its dates. */
+export const COUNT_MARGIN_MS = 33 * DAY_MS;
+
+export interface BookingRuleSettings {
+  /** Epoch milliseconds. */
+  now: number;
+  bookingWindow?: BookingWindow | null;
+  limits?: BookingLimits | null;
+}
+
+export type LimitKind = 'daily_limit' | 'weekly_limit' | 'monthly_limit';
+
+/** Local dates as day numbers (days since 1970-01-01), both included. */
+export interface DayRange {
+  first: number;
+  last: number;
+}
+
+export interface FullPeriod extends DayRange {
+  kind: LimitKind;
+  limit: number;
+}
+
+/** The local date of an instant (epoch milliseconds) as a day number. */
+export function localDay(epochMs: number, zone: string): number {
+  return Math.floor((epochMs + offsetMinutes(epochMs, zone) * MINUTE_MS) / DAY_MS);
+}
+
+/** "YYYY-MM-DD" as a day number. */
+export function dayNumber(date: string): number {
+  return Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) / DAY_MS;
+}
+
+/** The first instant of a local date, in epoch minutes (a midnight in a gap is the gap's end). */
+export function midnight(day: number, zone: string): number {
+  return wallClockToInstant(civilFromDays(day), 0, zone) / MINUTE_MS;
+}
+
+/** The dates the window lets a host book: a rolling window starts on the host's today. */
+export function windowDays(window: BookingWindow, now: number, zone: string): DayRange {
+  if (window.type === 'range') return { first: dayNumber(window.start), last: dayNumber(window.end) };
+  const today = localDay(now, zone);
+  return { first: today, last: today + window.days - 1 };
+}
+
+/** Monday of the week of a day (day 0, 1970-01-01, was a Thursday). */
+function weekOf(day: number): DayRange {
+  const first = day - ((((day + 3) % 7) + 7) % 7);
+  return { first, last: first + 6 };
+}
+
+function monthOf(day: number): DayRange {
+  const { year, month } = civilFromDays(day);
+  return { first: Date.UTC(year, month - 1, 1) / DAY_MS, last: Date.UTC(year, month, 1) / DAY_MS - 1 };
+}
+
+const PERIODS: readonly { kind: LimitKind; key: keyof BookingLimits; range: (day: number) => DayRange }[] = [
+  { kind: 'daily_limit', key: 'perDay', range: (day) => ({ first: day, last: day }) },
+  { kind: 'weekly_limit', key: 'perWeek', range: weekOf },
+  { kind: 'monthly_limit', key: 'perMonth', range: monthOf },
+];
+
+/**
+ * The periods whose bookings reached a limit. `counted` holds pairs (start minute, seats) of the host's busy blocks
+ * of the event type; the caller reads every block of the periods it asks about (COUNT_MARGIN_MS around them).
+ */
+export function fullPeriods(limits: BookingLimits, counted: ArrayLike<number>, zone: string): FullPeriod[] {
+  const full: FullPeriod[] = [];
+  const days = new Int32Array(counted.length >> 1);
+  for (let i = 0; i < days.length; i++) days[i] = localDay(counted[2 * i]! * MINUTE_MS, zone);
+  for (const { kind, key, range } of PERIODS) {
+    const limit = limits[key];
+    if (limit === undefined) continue;
+    const counts = new Map<number, { range: DayRange; n: number }>();
+    for (let i = 0; i < days.length; i++) {
+      const period = range(days[i]!);
+      const entry = counts.get(period.first) ?? { range: period, n: 0 };
+      entry.n += counted[2 * i + 1]!;
+      counts.set(period.first, entry);
+    }
+    for (const { range: period, n } of counts.values()) if (n >= limit) full.push({ kind, limit, ...period });
+  }
+  return full;
+}
+
+/** A range of local dates as the instants they cover, epoch minutes. */
+export function daysAsInterval(range: DayRange, zone: string): Intervals {
+  return [midnight(range.first, zone), midnight(range.last + 1, zone)];
+}
+
+/**
+ * Where a slot of this host may start under the window and the limits (normalized epoch minutes), or undefined
+ * when the event type has neither: then nothing is computed at all.
+ */
+export function startAllowance(rules: BookingRuleSettings, zone: string, counted: ArrayLike<number> | undefined): Intervals | undefined {
+  const { bookingWindow, limits } = rules;
+  if (!bookingWindow && !limits) return undefined;
+  let allowed = bookingWindow ? daysAsInterval(windowDays(bookingWindow, rules.now, zone), zone) : EVERYWHEN;
+  if (limits && counted && counted.length > 0) {
+    const blocked = fullPeriods(limits, counted, zone).flatMap((period) => daysAsInterval(period, zone));
+    allowed = subtractIntervals(allowed, normalizeIntervals(blocked));
+  }
+  return allowed;
+}
+
+/** The allowance of a team that must all be free (collective): where every host's allows. */
+export function teamAllowance(allowances: readonly (Intervals | undefined)[]): Intervals | undefined {
+  let team: Intervals | undefined;
+  for (const allowance of allowances) if (allowance) team = team ? intersectIntervals(team, allowance) : allowance;
+  return team;
+}
+
+/** Why the window or a limit keeps a host from a slot. */
+export type RuleRefusal = ({ kind: 'booking_window' } & DayRange) | FullPeriod;
+
+/**
+ * Every rule that keeps this host from a slot starting at `start` (epoch minutes), by the same instants
+ * startAllowance computes: the window first, then each full period around the start.
+ */
+export function ruleRefusals(
+  rules: BookingRuleSettings,
+  zone: string,
+  counted: ArrayLike<number> | undefined,
+  start: number,
+): RuleRefusal[] {
+  const covers = (range: DayRange) => {
+    const [from, to] = daysAsInterval(range, zone);
+    return from! <= start && start < to!;
+  };
+  const refusals: RuleRefusal[] = [];
+  if (rules.bookingWindow) {
+    const range = windowDays(rules.bookingWindow, rules.now, zone);
+    if (!covers(range)) refusals.push({ kind: 'booking_window', ...range });
+  }
+  if (rules.limits && counted && counted.length > 0) refusals.push(...fullPeriods(rules.limits, counted, zone).filter(covers));
+  return refusals;
+}
+
+/** The first of ruleRefusals, or undefined when both rules allow the slot. */
+export function ruleRefusal(
+  rules: BookingRuleSettings,
+  zone: string,
+  counted: ArrayLike<number> | undefined,
+  start: number,
+): RuleRefusal | undefined {
+  return ruleRefusals(rules, zone, counted, start)[0];
+}
+
+/** A day number as "YYYY-MM-DD". */
+export function formatDay(day: number): string {
+  const { year, month, day: dayOfMonth } = civilFromDays(day);
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(dayOfMonth).padStart(2, '0')}`;
+}

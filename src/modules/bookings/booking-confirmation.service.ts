@@ -1,0 +1,120 @@
+/**
+ * Approval of bookings by the host (event types with `requiresConfirmation`): a `pending` booking holds its time
+ * until the host confirms it (`active`) or declines it (`declined`, its time freed), and one still pending when it
+ * starts is declined by the background worker below. Every change emits its webhook event in its transaction.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { PENDING_EXPIRY } from '../../config/timeouts.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { DomainError, notFound } from '../../lib/errors.ts';
+import { startPollingWorker } from '../../lib/polling-worker.ts';
+import { executePrepared } from '../../lib/prepared-sql.ts';
+import { toDate } from '../../lib/sql-values.ts';
+import { refreshContacts } from '../contacts/contacts.projection.ts';
+import { emitWebhookEvent } from '../webhooks/outbox.ts';
+import { readBooking, readBookingRow } from './booking.rows.ts';
+import type { Booking } from './bookings.schemas.ts';
+import { releaseBusyBlocks } from './busy-blocks.ts';
+
+/** The decline reason the service gives a booking nobody confirmed before it started. */
+export const UNCONFIRMED_REASON = 'Not confirmed before the start.';
+
+/**
+ * POST /bookings/{id}/confirm: a pending booking becomes active. Confirming an active booking changes nothing;
+ * a canceled or declined one, or one whose start has passed, is 409.
+ */
+export async function confirmBooking(em: EntityManager, ownerId: string, id: string, now: Date): Promise<Booking> {
+  return em.transactional(async (tx) => {
+    const locked = await readBookingRow(tx, ownerId, id, { forUpdate: true });
+    if (!locked) throw notFound('Booking');
+    if (locked.status === 'active') return readBooking(tx, ownerId, id);
+    if (locked.status !== 'pending') {
+      throw new DomainError('conflict', `This booking is ${locked.status} and cannot be confirmed; create a new booking instead.`);
+    }
+    if (toDate(locked.start_at) <= now) {
+      throw new DomainError('conflict', 'This booking was not confirmed before its start, so it is declined; create a new booking instead.');
+    }
+    await tx.execute(`update booking set status = 'active', updated_at = ? where id = ?`, [now, id], 'run');
+    await refreshContacts(tx, ownerId, [locked.invitee_email]);
+    const confirmed = await readBooking(tx, ownerId, id);
+    await emitWebhookEvent(tx, ownerId, 'booking.confirmed', confirmed, now);
+    return confirmed;
+  });
+}
+
+/**
+ * POST /bookings/{id}/decline: a pending booking becomes declined and frees its time. Declining a declined
+ * booking changes nothing (the first reason stays); an active one must be canceled instead (409).
+ */
+export async function declineBooking(
+  em: EntityManager,
+  ownerId: string,
+  input: { id: string; reason?: string | undefined },
+  now: Date,
+): Promise<Booking> {
+  return em.transactional(async (tx) => {
+    const locked = await readBookingRow(tx, ownerId, input.id, { forUpdate: true });
+    if (!locked) throw notFound('Booking');
+    if (locked.status === 'declined') return readBooking(tx, ownerId, input.id);
+    if (locked.status !== 'pending') {
+      const instead = locked.status === 'active' ? ': it is confirmed already; cancel it instead (DELETE /bookings/{id})' : '';
+      throw new DomainError('conflict', `This booking is ${locked.status} and cannot be declined${instead}.`);
+    }
+    return decline(tx, { id: input.id, ownerId, inviteeEmail: locked.invitee_email }, now, input.reason?.trim() || null, now);
+  });
+}
+
+interface PendingBooking {
+  id: string;
+  ownerId: string;
+  inviteeEmail: string;
+}
+
+async function decline(tx: EntityManager, booking: PendingBooking, declinedAt: Date, reason: string | null, now: Date): Promise<Booking> {
+  await tx.execute(
+    `update booking set status = 'declined', declined_at = ?, decline_reason = ?, updated_at = ? where id = ?`,
+    [declinedAt, reason, now, booking.id],
+    'run',
+  );
+  await releaseBusyBlocks(tx, booking.id);
+  await refreshContacts(tx, booking.ownerId, [booking.inviteeEmail]);
+  const declined = await readBooking(tx, booking.ownerId, booking.id);
+  await emitWebhookEvent(tx, booking.ownerId, 'booking.declined', declined, now);
+  return declined;
+}
+
+/**
+ * Declines up to a batch of pending bookings whose start has passed, as of the app's clock, in one transaction.
+ * `for update skip locked` lets every instance run this at once without two declining the same booking; the
+ * decline is dated at the booking's start, when it stopped being confirmable. Returns how many it declined.
+ */
+export async function declineUnconfirmed(em: EntityManager, now: Date, batch: number = PENDING_EXPIRY.batch): Promise<number> {
+  // One indexed look first (booking_pending_start_idx), so an idle poll is a single statement, not a transaction.
+  const [due] = await executePrepared(em, 'booking.pending-due', `select 1 from booking where status = 'pending' and start_at <= ? limit 1`, [now]);
+  if (!due) return 0;
+  return em.transactional(async (tx) => {
+    const due = await tx.execute<{ id: string; owner_id: string; invitee_email: string; start_at: string }[]>(
+      `select id, owner_id, invitee_email, start_at from booking
+        where status = 'pending' and start_at <= ?
+        order by start_at, id
+        limit ? for update skip locked`,
+      [now, batch],
+    );
+    for (const row of due) {
+      await decline(tx, { id: row.id, ownerId: row.owner_id, inviteeEmail: row.invitee_email }, toDate(row.start_at), UNCONFIRMED_REASON, now);
+    }
+    return due.length;
+  });
+}
+
+/** The background loop of declineUnconfirmed, on every instance (each with the app's clock). */
+export function startPendingExpiryWorker(options: { emOf: () => EntityManager; clock: Clock; onError: (error: unknown) => void }): {
+  stop(): Promise<void>;
+} {
+  return startPollingWorker({
+    runBatch: () => declineUnconfirmed(options.emOf(), options.clock.now()),
+    batch: PENDING_EXPIRY.batch,
+    pollMs: PENDING_EXPIRY.pollMs,
+    onError: options.onError,
+  });
+}
