@@ -4,7 +4,7 @@ import { ALL_SCOPES } from '../../src/identity/scopes.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { createBooking, createEventType, createLead } from '../helpers/booking-factories.ts';
 import { bearer } from '../helpers/factories.ts';
-import { createClient, createPasswordUser, obtainTokens, type PasswordUser, signIn, startListeningApp } from '../oauth/support.ts';
+import { createClient, createPasswordUser, hiddenFields, mergeCookies, obtainTokens, type PasswordUser, startListeningApp } from '../oauth/support.ts';
 import { failure, type SignedIn, signInClient, trpcClient } from './support.ts';
 
 const ENV = { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', CALENDAR_ALLOW_PRIVATE_NETWORKS: 'true', CALENDAR_SYNC_INTERVAL: '1h' };
@@ -33,9 +33,14 @@ describe('account settings', () => {
 
   /** The same session (cookie and CSRF token) used on instance B. */
   const onB = (session: SignedIn) => trpcClient(b.siteUrl, { cookie: session.cookie, csrf: session.csrf });
+  /** Whether /login takes this e-mail address and password (303 to the app). */
   const canSignIn = async (user: { email: string; password: string }) => {
     const form = await a.http.get('/login');
-    const res = await a.http.post('/login').type('form').send({ ...hiddenLoginFields(form.text), email: user.email, password: user.password });
+    const res = await a.http
+      .post('/login')
+      .set('Cookie', mergeCookies('', form.headers['set-cookie']))
+      .type('form')
+      .send({ ...hiddenFields(form.text, 'login'), email: user.email, password: user.password });
     return res.status === 303;
   };
 
@@ -127,13 +132,13 @@ describe('account settings', () => {
     const { token } = await createPersonalAccessToken(a.em(), { userId: user.id, name: 'all', scopes: ALL_SCOPES });
     const client = trpcClient(a.siteUrl, { bearer: token });
     const calls = [
-      client.account.changeEmail.mutate({ email: 'x@example.test', currentPassword: user.password }),
-      client.account.changePassword.mutate({ currentPassword: user.password, newPassword: 'tangerine orbit lantern 42' }),
-      client.account.signOutEverywhere.mutate({ keepCurrent: false }),
-      client.account.export.query(),
-      client.account.delete.mutate({ password: user.password }),
+      () => client.account.changeEmail.mutate({ email: 'x@example.test', currentPassword: user.password }),
+      () => client.account.changePassword.mutate({ currentPassword: user.password, newPassword: 'tangerine orbit lantern 42' }),
+      () => client.account.signOutEverywhere.mutate({ keepCurrent: false }),
+      () => client.account.export.query(),
+      () => client.account.delete.mutate({ password: user.password }),
     ];
-    for (const call of calls) expect((await failure(call)).status).toBe(403);
+    for (const call of calls) expect((await failure(call())).status).toBe(403);
     expect((await a.http.get('/api/v2/me').set(...bearer(token))).body.email).toBe(user.email);
   });
 
@@ -244,11 +249,6 @@ describe('account settings', () => {
     }
   }
 });
-
-/** The hidden fields of the sign-in form. */
-function hiddenLoginFields(html: string): Record<string, string> {
-  return Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [match[1], match[2]]));
-}
 
 /** A signed-in user with a token and some of everything: an event type, bookings, a lead, a webhook, a calendar. */
 async function accountWithData(t: TestApp & { siteUrl: string }, label: string) {

@@ -5,14 +5,10 @@ import { refreshContacts } from '../contacts/contacts.projection.ts';
 import { type AccountCaller, requirePassword } from './account.service.ts';
 
 /**
- * Deletes the account and everything it holds, after the password: the foreign keys cascade from `app_user` to
- * every table of the user's (tokens, grants, sessions, event types, bookings, leads, contacts, webhooks, calendars,
- * slugs), and the principal-change triggers tell every instance to drop the user's cached tokens as the deletion
- * commits. Stored idempotent responses of the user's credentials go too (they hold booking data).
- *
- * The user may host bookings of other accounts' team event types: upcoming active ones are a 409 (their invitees
- * still expect the meeting; the owner cancels or moves them first); past ones go with the host, and their owners'
- * contacts are recomputed. Taking the user's host lock first waits for bookings in flight.
+ * Deletes the account after the password: foreign keys cascade from `app_user` to all the user's rows, and the
+ * principal-change triggers make every instance drop the user's cached tokens as it commits. Upcoming bookings the
+ * user hosts for other accounts are a 409; past ones go, and their owners' contacts are recomputed. The user's host
+ * lock, taken first, waits for bookings in flight (docs/decisions.md, "Deleting the account").
  */
 export async function deleteAccount(em: EntityManager, caller: AccountCaller, password: string): Promise<void> {
   await requirePassword(em, caller, password, 'password');
@@ -31,6 +27,8 @@ export async function deleteAccount(em: EntityManager, caller: AccountCaller, pa
       [caller.userId, caller.userId, caller.userId],
       'run',
     );
+    // Failed sign-ins are kept by e-mail address, not by user: they would outlive the account for a day.
+    await tx.execute('delete from login_attempt where email_key = (select lower(trim(email)) from app_user where id = ?)', [caller.userId], 'run');
     await tx.execute('delete from app_user where id = ?', [caller.userId], 'run');
     for (const [ownerId, emails] of groupByOwner(othersContacts)) await refreshContacts(tx, ownerId, emails);
   });
