@@ -33,16 +33,15 @@ export const RESERVED_USER_SLUGS: ReadonlySet<string> = new Set([
   'www',
 ]);
 
-const SLUG_SHAPE = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
+export const USER_SLUG_SHAPE = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
+export const USER_SLUG_LENGTH_PROBLEM = `must be ${USER_SLUG_MIN} to ${USER_SLUG_MAX} characters long`;
+export const USER_SLUG_SHAPE_PROBLEM =
+  'may contain only lowercase letters (a–z), digits and hyphens, and must start and end with a letter or digit';
 
 /** Why `slug` cannot be chosen, as the end of a sentence about the field, or null when it can. */
 export function userSlugProblem(slug: string): string | null {
-  if (slug.length < USER_SLUG_MIN || slug.length > USER_SLUG_MAX) {
-    return `must be ${USER_SLUG_MIN} to ${USER_SLUG_MAX} characters long`;
-  }
-  if (!SLUG_SHAPE.test(slug)) {
-    return 'may contain only lowercase letters (a–z), digits and hyphens, and must start and end with a letter or digit';
-  }
+  if (slug.length < USER_SLUG_MIN || slug.length > USER_SLUG_MAX) return USER_SLUG_LENGTH_PROBLEM;
+  if (!USER_SLUG_SHAPE.test(slug)) return USER_SLUG_SHAPE_PROBLEM;
   if (RESERVED_USER_SLUGS.has(slug)) return `"${slug}" is reserved; choose another`;
   return null;
 }

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { EXAMPLE } from '../../lib/examples.ts';
 import { TimeZoneSchema } from '../../lib/time.ts';
-import { USER_SLUG_MAX, USER_SLUG_MIN, userSlugProblem } from './user-slug.ts';
+import {
+  USER_SLUG_LENGTH_PROBLEM,
+  USER_SLUG_MAX,
+  USER_SLUG_MIN,
+  USER_SLUG_SHAPE,
+  USER_SLUG_SHAPE_PROBLEM,
+  userSlugProblem,
+} from './user-slug.ts';
 
 export const UserSchema = z
   .object({
@@ -18,9 +25,12 @@ export type User = z.infer<typeof UserSchema>;
 /** A display name as every text input of the service takes it: NFKC-folded, trimmed, 1 to 200 characters. */
 export const DisplayNameSchema = z.string().normalize('NFKC').trim().min(1).max(200);
 
+/** The length and shape as JSON Schema shows them (each stops the checks), then the whole rule: reserved words. */
 export const UserSlugSchema = z
   .string()
-  .max(200)
+  .min(USER_SLUG_MIN, { message: USER_SLUG_LENGTH_PROBLEM, abort: true })
+  .max(USER_SLUG_MAX, { message: USER_SLUG_LENGTH_PROBLEM, abort: true })
+  .regex(USER_SLUG_SHAPE, { message: USER_SLUG_SHAPE_PROBLEM, abort: true })
   .superRefine((slug, context) => {
     const problem = userSlugProblem(slug);
     if (problem) context.addIssue({ code: 'custom', message: problem });
