@@ -138,7 +138,7 @@ describe('account settings in a browser', () => {
       const exported = JSON.parse(readFileSync(await file.path(), 'utf8'));
       expect(exported.user).toMatchObject({ id: host.id, email: host.email, name: 'Dora Delete' });
       expect(exported.bookings.map((entry: { id: string }) => entry.id)).toEqual([booking.id]);
-      await card('export').getByText('Downloaded: 1 event types, 1 bookings').waitFor();
+      await card('export').getByText('Downloaded: 1 event type, 1 booking, 0 leads and 1 contact.').waitFor();
 
       const remove = card('delete');
       await remove.getByLabel('Your password').fill('wrong password');

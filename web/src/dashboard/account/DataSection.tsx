@@ -16,7 +16,8 @@ export function ExportSection() {
       link.download = `scheduling-account-${data.exportedAt.slice(0, 10)}.json`;
       link.click();
       setTimeout(() => URL.revokeObjectURL(url), 60_000);
-      return `Downloaded: ${data.eventTypes.length} event types, ${data.bookings.length} bookings, ${data.leads.length} leads, ${data.contacts.length} contacts.`;
+      const counts = [count(data.eventTypes.length, 'event type'), count(data.bookings.length, 'booking'), count(data.leads.length, 'lead')];
+      return `Downloaded: ${counts.join(', ')} and ${count(data.contacts.length, 'contact')}.`;
     });
   return (
     <AccountCard
@@ -31,6 +32,10 @@ export function ExportSection() {
       </button>
     </AccountCard>
   );
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 /** Deletes the account with all its data, after the password and a second question. */
@@ -63,18 +68,21 @@ export function DeleteSection() {
       error={action.error}
       done={action.done}
     >
-      <form className="form" onSubmit={ask} aria-label="Delete account" noValidate>
+      <form className="form" onSubmit={ask} noValidate>
         <TextField
           label="Your password"
           type="password"
           autoComplete="current-password"
           value={password}
-          onChange={(e) => setPassword(e.target.value)}
+          onChange={(e) => {
+            setPassword(e.target.value);
+            action.clear();
+          }}
           error={action.fields.password}
         />
         {asking ? (
           // biome-ignore lint/a11y/useSemanticElements: a group of two buttons, not a form field set
-          <div className="confirm" role="group" aria-label="Confirm deleting your account">
+          <div className="confirm confirm-start" role="group" aria-label="Confirm deleting your account">
             <span className="confirm-text">Delete your account and all its data for good?</span>
             <button type="button" ref={confirmRef} className="btn btn-danger-solid btn-small" disabled={action.busy} onClick={remove}>
               Delete for good

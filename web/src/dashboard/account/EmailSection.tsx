@@ -25,8 +25,8 @@ export function EmailSection() {
 
   return (
     <AccountCard name="email" title="E-mail address" intro="The address you sign in with." done={action.done} error={action.error}>
-      <form className="form" onSubmit={submit} aria-label="E-mail address" noValidate>
-        <div className="form-grid">
+      <form className="form" onSubmit={submit} noValidate>
+        <div className="form-grid form-grid-wide">
           <TextField label="E-mail address" type="email" autoComplete="email" maxLength={254} value={email} onChange={(e) => setEmail(e.target.value)} error={action.fields.email} />
           <TextField
             label="Current password"

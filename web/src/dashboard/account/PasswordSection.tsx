@@ -33,7 +33,7 @@ export function PasswordSection() {
       done={action.done}
       error={action.error}
     >
-      <form className="form" onSubmit={submit} aria-label="Password" noValidate>
+      <form className="form" onSubmit={submit} noValidate>
         <div className="form-grid">
           <TextField
             label="Current password"

@@ -35,8 +35,8 @@ export function ProfileSection() {
 
   return (
     <AccountCard name="profile" title="Profile" intro="How invitees see you, and where your booking pages live." done={action.done} error={action.error}>
-      <form className="form" onSubmit={submit} aria-label="Profile" noValidate>
-        <div className="form-grid">
+      <form className="form" onSubmit={submit} noValidate>
+        <div className="form-grid form-grid-wide">
           <TextField label="Name" autoComplete="name" maxLength={200} value={name} onChange={(e) => setName(e.target.value)} error={action.fields.name} />
           <SelectField label="Time zone" value={timezone} onChange={(e) => setTimezone(e.target.value)} error={action.fields.timezone} hint="Your weekly hours are in this zone.">
             {timeZoneChoices(user.timezone).map((zone) => (

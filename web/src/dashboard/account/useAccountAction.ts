@@ -28,5 +28,11 @@ export function useAccountAction(fieldsShown: readonly string[]) {
       setBusy(false);
     }
   };
-  return { busy, error, fields, done, run };
+  /** Forgets the last outcome (the person is mending what it said). */
+  const clear = () => {
+    setError(null);
+    setFields({});
+    setDone(null);
+  };
+  return { busy, error, fields, done, run, clear };
 }
