@@ -38,7 +38,7 @@ import { managedBookingCalendar } from './modules/public-booking/managed-booking
 import { API_REFERENCE_CLIENT_ID, API_REFERENCE_REDIRECT_PATH, ensureApiReferenceClient } from './oauth/api-reference-client.ts';
 import { oauthRoutes } from './oauth/routes.ts';
 import { registerSignup } from './oauth/signup.ts';
-import { createUser } from './modules/users/users.service.ts';
+import { createUser, currentSlugAfter } from './modules/users/users.service.ts';
 import { PAT_PREFIX } from './identity/personal-access-tokens.ts';
 import { CSRF_PREFIX, DEVICE_PREFIX, SESSION_PREFIX } from './identity/sessions.ts';
 import { MANAGE_TOKEN_PREFIX } from './modules/public-booking/managed-booking.service.ts';
@@ -203,6 +203,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     webRoot: options.webRoot,
     bookingFrameAncestors: env.BOOKING_FRAME_ANCESTORS,
     calendarFileOf: (token) => managedBookingCalendar(orm.em.fork(), token, env.SITE_URL),
+    currentSlugAfter: (userSlug) => currentSlugAfter(orm.em.fork(), userSlug),
   });
   await fastify.register(oauthRoutes, { services, orm });
   registerLandingPage(fastify, env);

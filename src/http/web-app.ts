@@ -47,6 +47,8 @@ export interface WebAppOptions {
   bookingFrameAncestors: string;
   /** The .ics file of the booking a manage link secret opens (a DomainError, e.g. 404, otherwise). */
   calendarFileOf: (token: string) => Promise<string>;
+  /** The current slug of the user who had this old booking-page slug; null for any other slug. */
+  currentSlugAfter: (userSlug: string) => Promise<string | null>;
 }
 
 /**
@@ -72,7 +74,11 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
   const sendBookingPage = pageWith(pageHeaders(options.bookingFrameAncestors));
   app.get('/app', sendAppPage);
   app.get('/app/*', sendAppPage);
-  app.get('/book/:userSlug/:eventTypeSlug', sendBookingPage);
+  app.get<{ Params: BookingPageParams }>('/book/:userSlug/:eventTypeSlug', async (request, reply) => {
+    const moved = await movedBookingPage(request, options.currentSlugAfter);
+    if (moved) return reply.headers({ 'Cache-Control': 'no-cache', 'Referrer-Policy': 'no-referrer' }).redirect(moved, 301);
+    return sendBookingPage(request, reply);
+  });
   app.get('/book/manage/:token', sendBookingPage);
   app.get<{ Params: { token: string } }>('/book/manage/:token/event.ics', async (request, reply) => {
     try {
@@ -114,4 +120,31 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
       setHeaders: (reply) => void reply.header('X-Content-Type-Options', 'nosniff'),
     });
   }
+}
+
+interface BookingPageParams {
+  userSlug: string;
+  eventTypeSlug: string;
+}
+
+/**
+ * Where a booking page addressed by an old user slug lives now (path and query string kept), or null. The
+ * redirect is permanent but not cached (`no-cache`), since a user may take an old slug of theirs back. If the
+ * lookup fails the page is served as it is: its own calls report the outage.
+ */
+async function movedBookingPage(
+  request: { params: BookingPageParams; url: string; log: FastifyInstance['log'] },
+  currentSlugAfter: WebAppOptions['currentSlugAfter'],
+): Promise<string | null> {
+  let current: string | null;
+  try {
+    current = await currentSlugAfter(request.params.userSlug);
+  } catch (error) {
+    request.log.warn({ err: error }, 'booking page: the old-slug lookup failed; serving the page');
+    return null;
+  }
+  if (current === null) return null;
+  const query = request.url.indexOf('?');
+  const search = query >= 0 ? request.url.slice(query) : '';
+  return `/book/${encodeURIComponent(current)}/${encodeURIComponent(request.params.eventTypeSlug)}${search}`;
 }

@@ -8,6 +8,10 @@ import * as english from '@zxcvbn-ts/language-en';
  */
 const MIN_SCORE = 3;
 
+/** Every way to set a password (sign-up, the CLI, account settings) holds it to these lengths and MIN_SCORE. */
+export const MIN_PASSWORD_LENGTH = 10;
+export const MAX_PASSWORD_LENGTH = 1000;
+
 /**
  * The estimate's cost grows steeply with length and with characters that read as l33t substitutions (a random
  * 256-character password took seconds of CPU); these bounds keep the worst case to a fraction of a second. A password

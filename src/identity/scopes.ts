@@ -3,6 +3,7 @@ import { z } from 'zod';
 /** Every scope a token can carry, with the words the consent screen and settings page show for it. */
 export const SCOPE_DESCRIPTIONS = {
   'read:profile': 'View your name, e-mail address and time zone',
+  'write:profile': 'Change your name, time zone and booking-page address',
   'read:bookings': 'List and view your bookings',
   'write:bookings': 'Create, cancel and reschedule your bookings',
   'read:event-types': 'List and view your event types',

@@ -222,6 +222,15 @@ async function recordFailure(em: EntityManager, key: string, attempt: SignInAtte
   ], 'run');
 }
 
+/** Seconds until the limits above let this attempt be checked, or null when none holds. */
+async function retryAfterFailures(em: EntityManager, key: string, userId: string | undefined, attempt: SignInAttempt): Promise<number | null> {
+  const byIp = await retryAfterWindowLimit(em, { sql: 'ip = ?', params: [attempt.ip] }, MAX_LOGIN_FAILURES_PER_IP, attempt.now);
+  const byPair = await retryAfterPairDelay(em, key, attempt.ip, attempt.now);
+  const byEmail = (await isKnownClient(em, userId, attempt)) ? null : await retryAfterSpreadGuessing(em, key, attempt.ip, attempt.now);
+  if (byIp === null && byPair === null && byEmail === null) return null;
+  return Math.max(byIp ?? 0, byPair ?? 0, byEmail ?? 0);
+}
+
 /**
  * Checks an e-mail and password under the limits above. While a limit holds, the password is not even
  * checked, so guessing gets nowhere; an unknown e-mail runs the same queries and takes the same time.
@@ -233,12 +242,8 @@ export async function signInWithPassword(em: EntityManager, attempt: SignInAttem
     'select id, password_hash from app_user where lower(email) = ?',
     [key],
   );
-  const byIp = await retryAfterWindowLimit(em, { sql: 'ip = ?', params: [attempt.ip] }, MAX_LOGIN_FAILURES_PER_IP, attempt.now);
-  const byPair = await retryAfterPairDelay(em, key, attempt.ip, attempt.now);
-  const byEmail = (await isKnownClient(em, user?.id, attempt)) ? null : await retryAfterSpreadGuessing(em, key, attempt.ip, attempt.now);
-  if (byIp !== null || byPair !== null || byEmail !== null) {
-    return { ok: false, reason: 'throttled', retryAfterSec: Math.max(byIp ?? 0, byPair ?? 0, byEmail ?? 0) };
-  }
+  const retryAfterSec = await retryAfterFailures(em, key, user?.id, attempt);
+  if (retryAfterSec !== null) return { ok: false, reason: 'throttled', retryAfterSec };
   const passwordHash = user?.password_hash ?? null;
   const valid = passwordHash
     ? await verifyPassword(passwordHash, attempt.password)
@@ -252,4 +257,41 @@ export async function signInWithPassword(em: EntityManager, attempt: SignInAttem
     attempt.deviceToken && looksLikeToken(DEVICE_PREFIX, attempt.deviceToken) ? attempt.deviceToken : generateToken(DEVICE_PREFIX);
   await rememberKnownClient(em, user.id, attempt, deviceToken);
   return { ok: true, userId: user.id, deviceToken };
+}
+
+export type PasswordCheck = { ok: true } | { ok: false; reason: 'wrong_password' } | { ok: false; reason: 'throttled'; retryAfterSec: number };
+
+/**
+ * Checks a signed-in user's own password (before a change of e-mail or password, or deleting the account) under
+ * the sign-in limits, counting a wrong one as a failed sign-in: a stolen session cannot be used to guess it faster.
+ */
+export async function confirmPassword(
+  em: EntityManager,
+  check: { userId: string; password: string; ip: string; now: Date },
+): Promise<PasswordCheck> {
+  const [user] = await em.execute<{ email: string; password_hash: string | null }[]>(
+    'select email, password_hash from app_user where id = ?',
+    [check.userId],
+  );
+  if (!user) return { ok: false, reason: 'wrong_password' };
+  const attempt: SignInAttempt = { email: user.email, password: check.password, ip: check.ip, now: check.now };
+  const key = emailKey(user.email);
+  const retryAfterSec = await retryAfterFailures(em, key, check.userId, attempt);
+  if (retryAfterSec !== null) return { ok: false, reason: 'throttled', retryAfterSec };
+  if (user.password_hash && (await verifyPassword(user.password_hash, check.password))) {
+    await em.execute('delete from login_attempt where email_key = ? and ip = ?', [key, check.ip], 'run');
+    return { ok: true };
+  }
+  await recordFailure(em, key, attempt);
+  return { ok: false, reason: 'wrong_password' };
+}
+
+/** Ends every session of the user but `keep` (the caller's own, when it stays signed in); how many ended. */
+export async function deleteSessionsOf(em: EntityManager, userId: string, keep?: string): Promise<number> {
+  const result = await em.execute<{ affectedRows: number }>(
+    'delete from user_session where user_id = ? and id <> ?',
+    [userId, keep ?? ''],
+    'run',
+  );
+  return result.affectedRows;
 }

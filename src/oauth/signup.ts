@@ -10,13 +10,11 @@ import { generateToken } from '../lib/secrets.ts';
 import type { SharedServices } from '../lib/services.ts';
 import { isValidTimeZone } from '../lib/time.ts';
 import { findUnsafeInput } from '../lib/unsafe-text.ts';
-import { passwordWeakness } from '../identity/password-strength.ts';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordWeakness } from '../identity/password-strength.ts';
 import { LOGIN_PATH } from './login.ts';
 
 export const SIGNUP_PATH = '/signup';
 const SIGNUP_CSRF_TTL_SEC = 3600;
-export const MIN_PASSWORD_LENGTH = 10;
-const MAX_PASSWORD_LENGTH = 1000;
 const AFTER_SIGNUP = '/app';
 
 /** Fills the time zone select with the browser's zone; allowed by its hash in the page's CSP. */

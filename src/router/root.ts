@@ -1,6 +1,7 @@
 import { scheduleRouter } from '../modules/availability/schedule.router.ts';
 import { usersRouter } from '../modules/users/users.router.ts';
 import { sessionRouter } from '../modules/current-session/current-session.router.ts';
+import { accountRouter } from '../modules/account/account.router.ts';
 import { developerSettingsRouter } from '../modules/developer-settings/developer-settings.router.ts';
 import { availabilityRouter } from '../modules/availability/availability.router.ts';
 import { bookingCreationRouter } from '../modules/bookings/booking-creation.router.ts';
@@ -24,6 +25,7 @@ export const appRouter = router({
   publicBooking: publicBookingRouter,
   users: usersRouter,
   session: sessionRouter,
+  account: accountRouter,
   developerSettings: developerSettingsRouter,
   schedule: scheduleRouter,
   webhooks: webhooksRouter,

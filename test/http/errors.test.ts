@@ -71,10 +71,10 @@ describe('error responses on /api/v2', () => {
 
   it('answers a wrong method on an existing path with 405 and Allow', async () => {
     for (const method of ['delete', 'post', 'put', 'patch'] as const) {
-      const res = await t.http[method]('/api/v2/me').set(...bearer(user.token)).send({});
+      const res = await t.http[method]('/api/v2/contacts').set(...bearer(user.token)).send({});
       expectErrorBody(res, 405, 'Method Not Allowed');
       expect(res.headers.allow).toBe('GET');
-      expect(res.body.message).toBe(`${method.toUpperCase()} is not allowed on /api/v2/me; use GET.`);
+      expect(res.body.message).toBe(`${method.toUpperCase()} is not allowed on /api/v2/contacts; use GET.`);
     }
   });
 

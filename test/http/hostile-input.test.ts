@@ -270,10 +270,10 @@ describe('the order of checks', () => {
 
 describe('wrong methods on /api/v2', () => {
   it.each(['TRACE', 'OPTIONS', 'PROPFIND', 'QUERY'])('%s on an existing path is 405 with Allow', async (method) => {
-    const res = await rawRequest(`${method} /api/v2/me HTTP/1.1\r\nHost: x\r\n\r\n`);
+    const res = await rawRequest(`${method} /api/v2/contacts HTTP/1.1\r\nHost: x\r\n\r\n`);
     expect(res.status, res.body).toBe(405);
     expect(res.headers).toMatch(/\r\nallow: GET\r\n/i);
-    expect(JSON.parse(res.body)).toEqual({ title: 'Method Not Allowed', message: `${method} is not allowed on /api/v2/me; use GET.` });
+    expect(JSON.parse(res.body)).toEqual({ title: 'Method Not Allowed', message: `${method} is not allowed on /api/v2/contacts; use GET.` });
   });
 
   it('is 404 on a path no method serves', async () => {

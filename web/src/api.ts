@@ -43,6 +43,17 @@ export function errorMessage(error: unknown): string {
   return 'Something went wrong. Please try again.';
 }
 
+/**
+ * What the server said about each field it refused (a 400's `details`), by the field's name, as a sentence; empty
+ * for any other failure.
+ */
+export function fieldErrors(error: unknown): Record<string, string> {
+  if (!(error instanceof TRPCClientError)) return {};
+  const details = (error.shape as { details?: { path: (string | number)[]; message: string }[] } | undefined)?.details ?? [];
+  const sentence = (message: string) => message.charAt(0).toUpperCase() + message.slice(1);
+  return Object.fromEntries(details.filter((detail) => detail.path.length > 0).map((detail) => [String(detail.path[0]), sentence(detail.message)]));
+}
+
 /** The address of the sign-in page that comes back here afterwards. */
 export function signInUrl(): string {
   return `/login?next=${encodeURIComponent(window.location.pathname + window.location.search)}`;

@@ -1,6 +1,7 @@
 import { type MouseEvent, useCallback, useEffect, useMemo, useState } from 'react';
 import { api, errorMessage, errorStatus, setCsrfToken, signInUrl } from '../api.ts';
 import { BrandMark, LoadFailed, Spinner } from '../components/ui.tsx';
+import { AccountSettingsPage } from './AccountSettingsPage.tsx';
 import { AvailabilityPage } from './AvailabilityPage.tsx';
 import { BookingsPage } from './BookingsPage.tsx';
 import { CalendarsPage } from './calendars/CalendarsPage.tsx';
@@ -21,6 +22,7 @@ const PAGE_COMPONENTS: Record<PagePath, () => React.JSX.Element> = {
   '/app/calendars': CalendarsPage,
   '/app/leads': LeadsPage,
   '/app/contacts': ContactsPage,
+  '/app/settings/account': AccountSettingsPage,
   '/app/settings/developer': DeveloperSettingsPage,
 };
 
@@ -59,6 +61,8 @@ export function Shell({ page }: { page: PagePath }) {
             onSessionLost: (error) => {
               if (errorStatus(error) === 401) window.location.assign(signInUrl());
             },
+            updateUser: (changes) =>
+              setState((current) => (current.kind === 'ready' ? { ...current, user: { ...current.user, ...changes } } : current)),
           }
         : null,
     [state],

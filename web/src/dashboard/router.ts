@@ -8,6 +8,7 @@ export const PAGES = [
   { path: '/app/calendars', label: 'Calendars' },
   { path: '/app/leads', label: 'Leads' },
   { path: '/app/contacts', label: 'Contacts' },
+  { path: '/app/settings/account', label: 'Account' },
   { path: '/app/settings/developer', label: 'Developer settings' },
 ] as const;
 

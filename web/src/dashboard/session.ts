@@ -8,6 +8,8 @@ export interface DashboardSession {
   csrfToken: string;
   /** A call answered 401: the session ended (signed out elsewhere, expired); sign in again. */
   onSessionLost: (error: unknown) => void;
+  /** The account settings changed the user's profile or e-mail address: show the new one everywhere. */
+  updateUser: (changes: Partial<SessionUser>) => void;
 }
 
 export const SessionContext = createContext<DashboardSession | null>(null);
