@@ -89,6 +89,8 @@ describe('webhooks in the developer settings (browser)', () => {
       const delivery = page.getByTestId('delivery').first();
       await delivery.getByText('Body sent').click();
       expect(JSON.parse(await delivery.getByTestId('delivery-body').innerText())).toEqual(JSON.parse(ping!.body));
+      await screenshotBothWidths(page, 'webhooks-delivery-body');
+      expect(await sectionOverflowAtPhoneWidth()).toEqual([]);
 
       await endpointItem().getByRole('button', { name: /^Redeliver ping/ }).click();
       await waitForDeliveries('succeeded', 2);
