@@ -71,23 +71,30 @@ export async function resolveSafely(hostname: string, allowPrivate: boolean): Pr
     ? [{ address: host, family: literal as 4 | 6 }]
     : ((await lookup(host, { all: true, verbatim: true }).catch(() => [])) as ResolvedAddress[]);
   if (addresses.length === 0) return `host ${hostname} does not resolve`;
-  if (!allowPrivate && addresses.some((entry) => isForbiddenAddress(entry.address))) {
-    return 'host resolves to a private, loopback, link-local, multicast, metadata or other special-purpose address';
-  }
+  if (!allowPrivate && addresses.some((entry) => isForbiddenAddress(entry.address))) return FORBIDDEN_HOST;
   return addresses;
 }
 
-/** Why an outbound URL (a webhook, a calendar feed) is refused, or undefined when it may be used (`https://` and a public host). */
-export async function outboundUrlProblem(rawUrl: string, allowPrivate: boolean): Promise<string | undefined> {
+const FORBIDDEN_HOST = 'host resolves to a private, loopback, link-local, multicast, metadata or other special-purpose address';
+
+/**
+ * Why an outbound URL (a webhook, a calendar feed) is refused, or undefined when it may be used (`https://` and a
+ * public host). A refusal that `allowPrivate` would lift names the setting that turns it on (`privateSetting`),
+ * so a developer with a receiver on their own machine finds it.
+ */
+export async function outboundUrlProblem(rawUrl: string, allowPrivate: boolean, privateSetting?: string): Promise<string | undefined> {
   let url: URL;
   try {
     url = new URL(rawUrl);
   } catch {
     return 'must be an absolute URL';
   }
+  const hint = (problem: string) =>
+    privateSetting ? `${problem} (${privateSetting}=true allows http:// and private addresses, for development only)` : problem;
   const schemes = allowPrivate ? ['https:', 'http:'] : ['https:'];
-  if (!schemes.includes(url.protocol)) return allowPrivate ? 'must be an http or https URL' : 'must be an https:// URL';
+  if (!schemes.includes(url.protocol)) return allowPrivate ? 'must be an http or https URL' : hint('must be an https:// URL');
   if (url.username || url.password) return 'must not carry credentials';
   const resolved = await resolveSafely(url.hostname, allowPrivate);
-  return typeof resolved === 'string' ? resolved : undefined;
+  if (typeof resolved !== 'string') return undefined;
+  return resolved === FORBIDDEN_HOST ? hint(resolved) : resolved;
 }

@@ -12,11 +12,15 @@ export function limitParam(defaultLimit: number, max: number) {
     .meta({ description: `Page size: default ${defaultLimit}, maximum ${max}.`, examples: [Math.min(20, max)] });
 }
 
+/**
+ * No example: only the API issues cursors (any other is a 400), and a reference's "Try it" sends an optional
+ * parameter's example, while it leaves one without a value out.
+ */
 export const CursorParam = z
   .string()
   .min(1)
   .max(512)
-  .meta({ description: 'The `nextCursor` of the previous page; omit for the first page.', examples: [EXAMPLE.cursor] })
+  .meta({ description: 'The `nextCursor` of the previous page; omit for the first page.' })
   .optional();
 
 export function cursorPage<T extends z.ZodType>(item: T) {

@@ -1,11 +1,13 @@
 /**
  * The MCP tools, generated from the procedures that serve /api/v2 and /trpc: one tool per scoped procedure with
- * REST meta, named after its operationId, with its zod input and output as JSON Schema. There is no second list.
+ * REST meta, named after its operationId, with its zod input and output as JSON Schema (in the portable form of
+ * portable-schema.ts, which the strictest clients read). There is no second list.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ProcedureMeta } from '../api/call.ts';
 import type { Scope } from '../identity/scopes.ts';
+import { portableSchema } from './portable-schema.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -72,8 +74,8 @@ function toolOf(
       title: openapi.summary ?? openapi.operationId,
       description: describeTool(openapi, scope, inputSchema, wrapsOutput),
       // Names that are not arguments are refused, as REST refuses unknown parameters (src/mcp/tool-arguments.ts).
-      inputSchema: (takesInput ? { additionalProperties: false, ...inputSchema } : { type: 'object', properties: {} }) as Tool['inputSchema'],
-      ...(outputSchema ? { outputSchema: outputSchema as Tool['outputSchema'] } : {}),
+      inputSchema: (takesInput ? portableSchema({ additionalProperties: false, ...inputSchema }) : { type: 'object', properties: {} }) as Tool['inputSchema'],
+      ...(outputSchema ? { outputSchema: portableSchema(outputSchema) as Tool['outputSchema'] } : {}),
       annotations: {
         title: openapi.summary ?? openapi.operationId,
         readOnlyHint: readOnly,

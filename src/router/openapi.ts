@@ -10,7 +10,7 @@ import { appRouter } from './root.ts';
 /** Where the REST door serves the procedures that have an OpenAPI route. */
 export const REST_BASE_PATH = '/api/v2';
 
-export { GUIDES, guidePath, LICENSE_PATH } from './openapi-components.ts';
+export { GUIDES, guidePath, LICENSE_PATH, SECURITY_SCHEME_BEARER } from './openapi-components.ts';
 
 /**
  * The OpenAPI 3.1 document of /api/v2: generated from the router by trpc-to-openapi, then completed from each

@@ -86,6 +86,11 @@ describe('webhooks in the developer settings (browser)', () => {
       await waitForDeliveries('succeeded', 1);
       const [ping] = receiver.received;
       expect(new Webhook(secret).verify(ping!.body, ping!.headers as Record<string, string>)).toMatchObject({ type: 'ping' });
+      const delivery = page.getByTestId('delivery').first();
+      await delivery.getByText('Body sent').click();
+      expect(JSON.parse(await delivery.getByTestId('delivery-body').innerText())).toEqual(JSON.parse(ping!.body));
+      await screenshotBothWidths(page, 'webhooks-delivery-body');
+      expect(await sectionOverflowAtPhoneWidth()).toEqual([]);
 
       await endpointItem().getByRole('button', { name: /^Redeliver ping/ }).click();
       await waitForDeliveries('succeeded', 2);

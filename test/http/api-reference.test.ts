@@ -21,6 +21,7 @@ afterAll(async () => {
 interface ReferenceConfiguration {
   url: string;
   authentication: {
+    preferredSecurityScheme: string;
     securitySchemes: {
       oauth2: { flows: { authorizationCode: Record<string, string> & { selectedScopes: string[] } } };
     };
@@ -77,6 +78,20 @@ describe('the API reference page', () => {
     expect(flow['x-scalar-redirect-uri']).toBe(`${SITE_URL}/api/docs/oauth2-redirect`);
     expect(flow['x-usePkce']).toBe('SHA-256');
     expect(flow.selectedScopes.sort()).toEqual([...ALL_SCOPES].sort());
+  });
+
+  it('starts "Try it" with a bearer token, and says in the document how to get and paste a personal access token', async () => {
+    const configuration = await referenceConfiguration();
+    const document = (await t.http.get(configuration.url)).body as {
+      info: { description: string };
+      components: { securitySchemes: Record<string, { type: string; scheme?: string }> };
+    };
+    expect(document.components.securitySchemes[configuration.authentication.preferredSecurityScheme]).toEqual(
+      expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+    );
+    expect(document.info.description).toContain('paste a personal access token (`pat_…`)');
+    expect(document.info.description).toContain(`${SITE_URL}/app/settings/developer`);
+    expect(document.info.description).toContain('npm run -s cli -- pat create');
   });
 
   it('has a redirect page for the sign-in popup', async () => {

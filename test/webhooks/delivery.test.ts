@@ -36,6 +36,7 @@ describe('webhook delivery to real receivers', () => {
       lastStatusCode: number | null;
       lastError: string | null;
       deliveredAt: string | null;
+      body: string;
     }[];
 
   beforeAll(async () => {
@@ -49,7 +50,7 @@ describe('webhook delivery to real receivers', () => {
     for (const started of receivers) await started.close();
   });
 
-  it('delivers every event kind, signed and verifiable with standardwebhooks, the body being the REST resource', async () => {
+  it('delivers every event kind, signed and verifiable with standardwebhooks, the body being the REST resource and shown in the log', async () => {
     const inbox = await receiver();
     const endpoint = await register(owner, inbox.url);
     const verifier = new Webhook(endpoint.secret);
@@ -84,6 +85,9 @@ describe('webhook delivery to real receivers', () => {
       return list.every((delivery) => delivery.status === 'succeeded') ? list : undefined;
     });
     expect(done).toHaveLength(8);
+    // The log shows each body exactly as it was sent (and signed).
+    const sent = new Map(inbox.received.map((request) => [String(request.headers['webhook-id']), request.body]));
+    for (const delivery of done) expect(delivery.body).toBe(sent.get(delivery.eventId));
     const [stored] = await t.em().execute<{ length: number }[]>(
       'select max(length(last_response_body))::int as length from webhook_delivery where endpoint_id = ?',
       [endpoint.id],

@@ -147,6 +147,17 @@ describe('webhook endpoints over REST', () => {
     expect(res.body.details[0].path).toEqual(['url']);
   });
 
+  it('names WEBHOOK_ALLOW_PRIVATE_NETWORKS when it is what would admit the URL, and only then', async () => {
+    for (const url of ['https://127.0.0.1:8080/hook', 'http://93.184.215.14/', 'https://192.168.1.1/']) {
+      const res = await create(owner, { url, events: ['booking.created'] });
+      expect(res.status, url).toBe(400);
+      expect(res.body.details[0].message, url).toMatch(/\(WEBHOOK_ALLOW_PRIVATE_NETWORKS=true allows http:\/\/ and private addresses, for development only\)$/);
+      expect(res.body.message, url).toContain('WEBHOOK_ALLOW_PRIVATE_NETWORKS=true');
+    }
+    const credentials = await create(owner, { url: 'https://user:pw@93.184.215.14/', events: ['booking.created'] });
+    expect(credentials.body.details[0].message).toBe('must not carry credentials');
+  });
+
   it('classifies addresses as a delivery-time check would', () => {
     expect(isForbiddenAddress('93.184.215.14')).toBe(false);
     expect(isForbiddenAddress('2606:2800:21f:cb07:6820:80da:af6b:8b2c')).toBe(false);

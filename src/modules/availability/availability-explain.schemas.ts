@@ -10,7 +10,8 @@ export const ExplainInputSchema = z.object({
     .int()
     .min(1)
     .max(1440)
-    .meta({ description: 'Minutes; one of the event type’s `durationsMin` (default: the first one).', examples: [30] })
+    // No example: which durations are offered is the event type's own (another is a 400), and "Try it" sends examples.
+    .meta({ description: 'Minutes; one of the event type’s `durationsMin` (default: the first one).' })
     .optional(),
 });
 

@@ -14,7 +14,8 @@ export const ListBookingsInputSchema = z
       .string()
       .min(1)
       .max(100)
-      .meta({ description: 'Only bookings of this event type.', examples: [EXAMPLE.eventTypeId] })
+      // No example: an example id is nobody's event type, and "Try it" would send it, so the list would come back empty.
+      .meta({ description: 'Only bookings of this event type.' })
       .optional(),
     order: z
       .enum(['desc', 'asc'])

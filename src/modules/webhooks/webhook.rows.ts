@@ -33,6 +33,7 @@ export interface DeliveryRow {
   id: string;
   event_id: string;
   event_type: string;
+  event_body: string;
   status: Delivery['status'];
   attempts: number;
   last_status_code: number | null;
@@ -44,7 +45,7 @@ export interface DeliveryRow {
 
 /** Selects a DeliveryRow from `webhook_delivery d join webhook_event e on e.id = d.event_id`. */
 export const DELIVERY_COLUMNS =
-  'd.id, d.event_id, e.type as event_type, d.status, d.attempts, d.last_status_code, d.last_error, d.next_attempt_at, d.created_at, d.delivered_at';
+  'd.id, d.event_id, e.type as event_type, e.body as event_body, d.status, d.attempts, d.last_status_code, d.last_error, d.next_attempt_at, d.created_at, d.delivered_at';
 export const DELIVERY_FROM = 'webhook_delivery d join webhook_event e on e.id = d.event_id';
 
 export function toDelivery(row: DeliveryRow): Delivery {
@@ -52,6 +53,7 @@ export function toDelivery(row: DeliveryRow): Delivery {
     id: row.id,
     eventId: row.event_id,
     eventType: row.event_type,
+    body: row.event_body,
     status: row.status,
     attempts: row.attempts,
     lastStatusCode: row.last_status_code,

@@ -26,7 +26,8 @@ const WebhookUrlSchema = z
   .max(2000)
   .meta({
     description:
-      'Where events are POSTed: `https://` on a public host (private, loopback, metadata, documentation and other special-purpose addresses are refused).',
+      'Where events are POSTed: `https://` on a public host (private, loopback, metadata, documentation and other special-purpose addresses are refused, ' +
+      'unless the service runs with `WEBHOOK_ALLOW_PRIVATE_NETWORKS=true`, for development only).',
     examples: ['https://hooks.example.com/scheduling'],
   });
 const EventsSchema = z

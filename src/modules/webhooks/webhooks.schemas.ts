@@ -64,6 +64,10 @@ export const DeliverySchema = z
       examples: [EXAMPLE.webhookEventId],
     }),
     eventType: z.string().meta({ description: 'The kind of event delivered (or `ping`).', examples: ['booking.created'] }),
+    body: z.string().meta({
+      description: 'The JSON body POSTed, exactly the bytes that were signed: the same on every attempt and redelivery.',
+      examples: [`{"id":"${EXAMPLE.webhookEventId}","type":"ping","createdAt":"${EXAMPLE.createdAt}","data":{"webhookId":"${EXAMPLE.webhookId}"}}`],
+    }),
     status: DeliveryStatusSchema,
     attempts: z.int().meta({ description: 'Attempts made so far.', examples: [1] }),
     lastStatusCode: z.int().nullable().meta({ description: 'The HTTP status of the last attempt; null when none answered.', examples: [200] }),

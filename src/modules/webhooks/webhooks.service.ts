@@ -39,7 +39,7 @@ function newSecret(): string {
 }
 
 async function checkUrl(url: string, policy: WebhookPolicy): Promise<void> {
-  const problem = await outboundUrlProblem(url, policy.allowPrivateNetworks);
+  const problem = await outboundUrlProblem(url, policy.allowPrivateNetworks, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS');
   if (problem) throw invalidField(['url'], problem);
 }
 

@@ -73,6 +73,10 @@ export function WebhookDeliveries({ webhookId, refreshKey }: { webhookId: string
                   <dt>Event id</dt>
                   <dd className="mono">{delivery.eventId}</dd>
                 </dl>
+                <details className="delivery-body">
+                  <summary>Body sent</summary>
+                  <pre className="mono" data-testid="delivery-body">{readableBody(delivery.body)}</pre>
+                </details>
                 {delivery.status !== 'pending' && (
                   <div>
                     <button
@@ -92,4 +96,13 @@ export function WebhookDeliveries({ webhookId, refreshKey }: { webhookId: string
       </ListView>
     </section>
   );
+}
+
+/** The body indented for reading; the exact bytes (what was signed) are the API's `body`. */
+function readableBody(body: string): string {
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    return body;
+  }
 }
