@@ -3,7 +3,7 @@ import scalarApiReference from '@scalar/fastify-api-reference';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { buildOpenApiDocument, GUIDES, guidePath, LICENSE_PATH, SECURITY_SCHEME_BEARER } from '../router/openapi.ts';
 import { ALL_SCOPES } from '../identity/scopes.ts';
-import { renderPage, sendHtml } from '../lib/html-page.ts';
+import { FAVICON_PATH, renderPage, sendHtml } from '../lib/html-page.ts';
 
 export interface DocsOptions {
   siteUrl: string;
@@ -40,6 +40,7 @@ const REFERENCE_PAGE = `<!doctype html>
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
+  <link rel="icon" type="image/svg+xml" href="${FAVICON_PATH}">
   <title>Scheduling API reference</title>
 </head>
 <body>

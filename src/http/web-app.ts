@@ -4,11 +4,15 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { errorResponse, toErrorResponse } from '../lib/error-response.ts';
+import { FAVICON_PATH } from '../lib/html-page.ts';
 import { EMBED_SCRIPT } from './embed-script.ts';
 import { sendErrorResponse } from './error-responses.ts';
 
 /** Where `npm run build:web` (run by `npm ci` through `prepare`) writes the first-party web app. */
 export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../dist/web', import.meta.url));
+
+/** The site's icon in the web app's source (its public assets). */
+const FAVICON_SOURCE = fileURLToPath(new URL('../../web/public/favicon.svg', import.meta.url));
 
 /** Where the built bundle's hashed files are served; the web app's Vite `base` is `/app/`. */
 const ASSETS_PREFIX = '/app/assets/';
@@ -99,10 +103,12 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
       .send(EMBED_SCRIPT),
   );
 
-  const faviconFile = path.join(webRoot, 'favicon.svg');
-  if (existsSync(faviconFile)) {
+  // The server's own pages (sign-in, the API reference) link the icon too, so it is served even when the web
+  // app is not built: from its source, which the build copies as it is.
+  const faviconFile = [path.join(webRoot, 'favicon.svg'), FAVICON_SOURCE].find((file) => existsSync(file));
+  if (faviconFile) {
     const favicon = readFileSync(faviconFile);
-    app.get('/app/favicon.svg', async (_request, reply) =>
+    app.get(FAVICON_PATH, async (_request, reply) =>
       reply.header('Cache-Control', 'public, max-age=86400').type('image/svg+xml').send(favicon),
     );
   }

@@ -32,6 +32,9 @@ nav.links a{font-weight:600}
 dl.addresses dt{font-weight:600;margin-top:.75rem}
 dl.addresses dd{margin:0}`;
 
+/** The site's icon, the web app's (served whether or not the web app is built: src/http/web-app.ts). */
+export const FAVICON_PATH = '/app/favicon.svg';
+
 const STYLE_SOURCE = `'sha256-${encodeBase64(sha256(new TextEncoder().encode(PAGE_CSS)))}'`;
 
 export function escapeHtml(text: string): string {
@@ -60,6 +63,7 @@ export function renderPage(title: string, body: string, script?: string): string
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
+<link rel="icon" type="image/svg+xml" href="${FAVICON_PATH}">
 <title>${escapeHtml(title)}</title>
 <style>${PAGE_CSS}</style>
 </head>
@@ -73,8 +77,8 @@ ${body}
 
 /**
  * Sends a first-party page with the headers every such page needs: no framing (clickjacking, BCP 240
- * §4.16), no referrer leaking codes or state (§4.2.4), no caching, nothing but our own inline stylesheet.
- * `formTargets` are the extra origins a form on the page may end up at (the consent form's redirect).
+ * §4.16), no referrer leaking codes or state (§4.2.4), no caching, nothing but our own inline stylesheet and
+ * the site's icon. `formTargets` are the extra origins a form on the page may end up at (the consent form's redirect).
  */
 export function sendHtml(
   reply: FastifyReply,
@@ -89,7 +93,7 @@ export function sendHtml(
     .code(status)
     .header(
       'Content-Security-Policy',
-      `default-src 'none'; style-src ${STYLE_SOURCE}; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'${scriptSrc}`,
+      `default-src 'none'; style-src ${STYLE_SOURCE}; img-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'${scriptSrc}`,
     )
     .header('X-Frame-Options', 'DENY')
     .header('Referrer-Policy', 'no-referrer')

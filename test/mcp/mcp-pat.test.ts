@@ -95,6 +95,7 @@ describe('MCP at /mcp with a personal access token (official SDK client)', () =>
       ['get_lead', { id: lead.id }, `/api/v2/leads/${lead.id}`],
       ['list_leads', {}, '/api/v2/leads'],
       ['list_contacts', {}, '/api/v2/contacts'],
+      ['get_contact_history', { email: booking.inviteeEmail }, `/api/v2/contacts/${encodeURIComponent(booking.inviteeEmail)}/history`],
       ['get_schedule', {}, '/api/v2/schedule'],
       ['list_webhooks', {}, '/api/v2/webhooks'],
       ['get_webhook', { id: webhookId }, `/api/v2/webhooks/${webhookId}`],

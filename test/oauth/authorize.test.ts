@@ -367,9 +367,11 @@ describe('GET/POST /oauth/authorize and the consent screen', () => {
       expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     });
 
-    it('loads nothing from anywhere: no scripts, no external styles, images or fonts', async () => {
+    it('loads nothing from anywhere: no scripts, no external styles, images or fonts; only the site’s own icon', async () => {
       const res = await get(query());
-      expect(res.text).not.toMatch(/<script|<link|<img|<iframe|url\(|@import/i);
+      const icon = '<link rel="icon" type="image/svg+xml" href="/app/favicon.svg">';
+      expect(res.text).toContain(icon);
+      expect(res.text.replace(icon, '')).not.toMatch(/<script|<link|<img|<iframe|url\(|@import/i);
       expect(res.headers['content-security-policy']).toContain("default-src 'none'");
     });
   });

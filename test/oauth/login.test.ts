@@ -49,7 +49,10 @@ describe('first-party sign-in at /login', () => {
     expect(res.text).toMatch(/<label for="email">/);
     expect(res.text).toMatch(/<label for="password">/);
     expect(res.text).toContain('autocomplete="current-password"');
-    expect(res.text).not.toMatch(/<script|<link/);
+    // Nothing but the site's own icon is linked.
+    const icon = '<link rel="icon" type="image/svg+xml" href="/app/favicon.svg">';
+    expect(res.text).toContain(icon);
+    expect(res.text.replace(icon, '')).not.toMatch(/<script|<link/);
     expect(fields).toEqual({ csrf: expect.stringMatching(/^lcsrf_/), next: '/login' });
     const csrfCookie = cookieAttributes(res.headers['set-cookie'], 'login_csrf');
     expect(csrfCookie).toMatch(/HttpOnly/);

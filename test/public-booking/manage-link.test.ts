@@ -23,7 +23,11 @@ function trpc(t: TestApp) {
 const data = <T>(res: { body: { result: { data: { json: unknown } } } }) => res.body.result.data.json as T;
 
 interface Links { manage: string; ics: string; google: string; outlook: string }
-interface Managed { booking: { id: string; startAt: string; status: string; canceledBy: string | null }; links: Links }
+interface Managed {
+  booking: { id: string; startAt: string; status: string; canceledBy: string | null };
+  eventType: { url: string | null };
+  links: Links;
+}
 
 let t: TestApp;
 let host: TestUser;
@@ -74,6 +78,9 @@ describe('the invitee’s private manage link', () => {
     const managed = data<Managed>(await api.query('publicBooking.managed', { token: tokenOf(booking.links as Links) }));
     expect(managed.booking).toMatchObject({ id: booking.id, startAt: '2026-03-02T11:00:00.000Z', status: 'active' });
     expect(managed).toMatchObject({ eventType: { id: eventTypeId, name: 'Consultation', durationsMin: [30] }, host: { name: 'Hana Host' } });
+    // The booking page, to book again.
+    const [owner] = await t.em().execute<{ slug: string }[]>('select slug from app_user where id = ?', [host.id]);
+    expect(managed.eventType.url).toBe(`${SITE}/book/${owner?.slug}/consult`);
     for (const token of ['bkm_' + 'a'.repeat(52), 'nope', tokenOf(booking.links as Links).toUpperCase()]) {
       expect((await api.query('publicBooking.managed', { token })).status).toBe(404);
     }

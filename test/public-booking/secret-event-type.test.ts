@@ -117,8 +117,10 @@ describe('the invitee of a secret event type, on their manage page', () => {
     expect((await calls.book(secretId, { manageToken: token }, '2026-03-06T09:00:00Z')).status).toBe(404);
     expect((await calls.captureLead(secretId, { manageToken: token })).status).toBe(404);
 
-    // A canceled booking holds nothing any more.
-    expect((await api.mutate('publicBooking.cancelManaged', { token })).status).toBe(200);
+    // A canceled booking holds nothing any more, and its page links to no booking page (the key is not known here).
+    const canceled = await api.mutate('publicBooking.cancelManaged', { token });
+    expect(canceled.status).toBe(200);
+    expect(data<{ eventType: { url: string | null } }>(canceled).eventType.url).toBeNull();
     const after = await api.query('publicBooking.availability', { eventTypeId: secretId, ...window('2026-03-05'), manageToken: token });
     expect(after.status).toBe(404);
   });

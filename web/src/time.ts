@@ -1,4 +1,8 @@
-/** Calendar helpers for the booking page: everything is computed on instants and shown in a chosen IANA zone. */
+/**
+ * Dates and times, for the dashboard and the invitee pages alike: calendar arithmetic on instants in an IANA zone,
+ * and the one way the app writes a date or a time. Writing follows the browser's locale (its words, its order, its
+ * hour cycle: 24-hour where the locale says so); the zone is always named by the caller.
+ */
 
 export interface LocalDate {
   year: number;
@@ -99,4 +103,89 @@ export function timeZoneChoices(current: string): string[] {
   }
   const all = new Set([...zones, 'UTC', current]);
   return [...all].sort((a, b) => a.localeCompare(b));
+}
+
+// What follows writes dates and times; nothing else in the app formats one.
+
+const displayFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/** A formatter in the browser's locale (`undefined`), made once per set of options. */
+function display(options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = JSON.stringify(options);
+  let found = displayFormatters.get(key);
+  if (!found) {
+    found = new Intl.DateTimeFormat(undefined, options);
+    displayFormatters.set(key, found);
+  }
+  return found;
+}
+
+const TIME: Intl.DateTimeFormatOptions = { hour: 'numeric', minute: '2-digit' };
+const DATE: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'short', day: 'numeric' };
+const LONG_DAY: Intl.DateTimeFormatOptions = { weekday: 'long', day: 'numeric', month: 'long' };
+
+/** "Tue, Nov 24, 2026, 9:00 AM" in en-US, "Tue, 24 Nov 2026, 09:00" in en-GB. */
+export function formatDateTime(iso: string, timeZone: string): string {
+  return display({ timeZone, weekday: 'short', ...DATE, ...TIME }).format(new Date(iso));
+}
+
+/** "9:00 AM" in en-US, "09:00" in en-GB. */
+export function formatTime(iso: string, timeZone: string): string {
+  return display({ timeZone, ...TIME }).format(new Date(iso));
+}
+
+/** "Nov 24, 2026"; `full`: "Tuesday, November 24, 2026". */
+export function formatDate(iso: string, timeZone: string, style: 'medium' | 'full' = 'medium'): string {
+  return display({ timeZone, dateStyle: style }).format(new Date(iso));
+}
+
+/** "Tuesday, November 24, 9:00 AM": one time on the booking pages. */
+export function formatDayTime(iso: string, timeZone: string): string {
+  return display({ timeZone, ...LONG_DAY, ...TIME }).format(new Date(iso));
+}
+
+/** "Tuesday, November 24, 9:00 – 9:30 AM": a booked or offered time on the booking pages. */
+export function formatSlot(slot: { start: string; end: string }, timeZone: string): string {
+  const start = new Date(slot.start);
+  return `${display({ timeZone, ...LONG_DAY }).format(start)}, ${display({ timeZone, ...TIME }).formatRange(start, new Date(slot.end))}`;
+}
+
+/** A local date is written at noon UTC of that date, which is that same date in a UTC formatter. */
+const utcNoon = (date: LocalDate) => new Date(Date.UTC(date.year, date.month - 1, date.day, 12));
+
+/** "Tue". */
+export function formatWeekday(date: LocalDate): string {
+  return display({ timeZone: 'UTC', weekday: 'short' }).format(utcNoon(date));
+}
+
+/** "Nov 24". */
+export function formatDayMonth(date: LocalDate): string {
+  return display({ timeZone: 'UTC', day: 'numeric', month: 'short' }).format(utcNoon(date));
+}
+
+/** "Tuesday, November 24". */
+export function formatDayLong(date: LocalDate): string {
+  return display({ timeZone: 'UTC', ...LONG_DAY }).format(utcNoon(date));
+}
+
+/** "Wed, Dec 24, 2031": a date of its own, such as a date override, with its weekday. */
+export function formatLocalDate(date: LocalDate): string {
+  return display({ timeZone: 'UTC', weekday: 'short', ...DATE }).format(utcNoon(date));
+}
+
+/** "November 23 – 29, 2026". */
+export function formatDayRange(first: LocalDate, last: LocalDate): string {
+  return display({ timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' }).formatRange(utcNoon(first), utcNoon(last));
+}
+
+/** `2026-11-24` (an <input type="date"> value, or an override's date) as a local date. */
+export function parseDateInput(value: string): LocalDate | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  return match ? { year: Number(match[1]), month: Number(match[2]), day: Number(match[3]) } : null;
+}
+
+/** The instant a date input's day starts in a zone, as ISO. */
+export function dayStartIso(value: string, timeZone: string): string | undefined {
+  const date = parseDateInput(value);
+  return date ? new Date(startOfLocalDate(date, timeZone)).toISOString() : undefined;
 }

@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { scopedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
 import { limitParam } from '../../lib/pagination.ts';
+import { EXAMPLE } from '../../lib/examples.ts';
 import { OffsetParam } from '../../lib/query-params.ts';
-import { ContactSchema } from './contacts.schemas.ts';
+import { getContactHistory } from './contact-history.service.ts';
+import { ContactHistorySchema, ContactSchema } from './contacts.schemas.ts';
 import { listContacts } from './contacts.service.ts';
 
 export const ListContactsInputSchema = z.object({
@@ -18,6 +20,20 @@ export const ListContactsInputSchema = z.object({
     .optional(),
   offset: OffsetParam,
   limit: limitParam(50, 200),
+});
+
+export const ContactHistoryInputSchema = z.object({
+  email: z
+    .email()
+    .max(254)
+    .meta({ description: 'The contact’s e-mail address, in any letter case.', examples: [EXAMPLE.email] }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(20)
+    .meta({ description: 'At most this many of the latest bookings, and of the latest leads: default 20, maximum 100.', examples: [20] }),
 });
 
 export const contactsRouter = router({
@@ -43,4 +59,22 @@ export const contactsRouter = router({
       }),
     )
     .query(({ ctx, input }) => listContacts(ctx.em, ctx.principal.userId, input)),
+
+  history: scopedProcedure('read:contacts')
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/contacts/{email}/history',
+        operationId: 'getContactHistory',
+        tags: ['Contacts'],
+        summary: 'Get a contact’s history',
+        description:
+          'The contact with their latest bookings (by start time) and leads (by capture time), latest first, and how many ' +
+          'there are of each. The address matches in any letter case; one that is not a contact of the user is 404. ' +
+          'A booking shows when, what and how it went; what the invitee wrote is on the booking (`GET /bookings/{id}`).',
+      },
+    })
+    .input(ContactHistoryInputSchema)
+    .output(ContactHistorySchema)
+    .query(({ ctx, input }) => getContactHistory(ctx.em, ctx.principal.userId, input.email, input.limit)),
 });

@@ -13,6 +13,7 @@ import { rescheduleBooking } from '../bookings/booking-reschedule.service.ts';
 import { readBooking } from '../bookings/booking.rows.ts';
 import type { Booking } from '../bookings/bookings.schemas.ts';
 import { cancelBooking } from '../bookings/bookings.service.ts';
+import { eventTypeUrl } from '../event-types/event-types.schemas.ts';
 import { calendarFile, googleCalendarLink, outlookCalendarLink } from './booking-calendar.ts';
 import type { InviteeLinks, ManagedBooking } from './public-booking.schemas.ts';
 
@@ -29,6 +30,7 @@ interface ManagedRow {
   owner_id: string;
   updated_at: SqlTimestamp;
   event_type_active: boolean;
+  event_type_secret: boolean;
   event_type_color: string;
   durations_min: number[];
   owner_name: string | null;
@@ -44,7 +46,8 @@ interface ManagedRow {
 async function findManaged(em: EntityManager, token: string): Promise<{ row: ManagedRow; booking: Booking }> {
   if (!looksLikeToken(MANAGE_TOKEN_PREFIX, token)) throw notFound('Booking');
   const [row] = await em.execute<ManagedRow[]>(
-    `select b.id, b.owner_id, b.updated_at, et.active as event_type_active, et.color as event_type_color, et.durations_min,
+    `select b.id, b.owner_id, b.updated_at, et.active as event_type_active, et.secret as event_type_secret,
+            et.color as event_type_color, et.durations_min,
             o.name as owner_name, o.slug as owner_slug, o.timezone as owner_timezone, h.name as host_name, h.email as host_email,
             et.cancel_notice_min, et.reschedule_notice_min
        from booking b
@@ -119,6 +122,7 @@ export async function getManagedBooking(em: EntityManager, token: string, siteUr
       durationsMin: row.durations_min,
       color: row.event_type_color,
       active: row.event_type_active,
+      url: row.event_type_secret ? null : eventTypeUrl(siteUrl, row.owner_slug, booking.eventType.slug),
       owner: { name: row.owner_name, slug: row.owner_slug, timezone: row.owner_timezone },
     },
     host: { name: row.host_name },

@@ -99,6 +99,10 @@ export const ManagedBookingSchema = z.object({
   }),
   eventType: PublicEventTypeSchema.pick({ id: true, name: true, durationsMin: true, color: true, owner: true }).extend({
     active: z.boolean(),
+    url: z
+      .url()
+      .nullable()
+      .describe('The booking page, to book again; null for a secret event type, whose private link the invitee may not hold.'),
   }),
   host: z.object({ name: z.string().nullable() }),
   links: InviteeLinksSchema,

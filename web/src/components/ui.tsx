@@ -248,17 +248,6 @@ export function ConfirmAction(props: {
   );
 }
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
-export function formatDate(iso: string): string {
-  return dateFormat.format(new Date(iso));
-}
-
-export function formatDateTime(iso: string): string {
-  return dateTimeFormat.format(new Date(iso));
-}
-
 /**
  * Returns a ref and a function that moves focus to the ref's element after the next render: for when the
  * focused control disappears (a form closed, a secret dismissed) and focus must not fall back to the page.

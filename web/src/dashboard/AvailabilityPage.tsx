@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { api, errorMessage } from '../api.ts';
 import { TextField } from '../components/fields.tsx';
 import { ErrorNotice, LoadFailed, Spinner } from '../components/ui.tsx';
+import { formatLocalDate, parseDateInput } from '../time.ts';
 import type { ScheduleData } from './format.ts';
 import { titleCase } from './format.ts';
 import { useLoaded } from './loaded.ts';
@@ -136,6 +137,12 @@ function IntervalsEditor(props: { label: string; intervals: Interval[]; emptyTex
   );
 }
 
+/** An override's date with its weekday ("Wed, Dec 24, 2031"), in the browser's locale. */
+function overrideLabel(date: string): string {
+  const local = parseDateInput(date);
+  return local ? formatLocalDate(local) : date;
+}
+
 function OverridesEditor({ overrides, onChange }: { overrides: Override[]; onChange: (overrides: Override[]) => void }) {
   const [date, setDate] = useState('');
   const add = () => {
@@ -153,13 +160,13 @@ function OverridesEditor({ overrides, onChange }: { overrides: Override[]; onCha
           {overrides.map((override) => (
             <div key={override.date} className="override">
               <IntervalsEditor
-                label={override.date}
+                label={overrideLabel(override.date)}
                 intervals={override.intervals}
                 emptyText="Unavailable all day"
                 onChange={(intervals) => onChange(overrides.map((item) => (item.date === override.date ? { ...item, intervals } : item)))}
               />
               <button type="button" className="btn btn-small btn-danger" onClick={() => onChange(overrides.filter((item) => item.date !== override.date))}>
-                Remove override<span className="visually-hidden"> {override.date}</span>
+                Remove override<span className="visually-hidden"> {overrideLabel(override.date)}</span>
               </button>
             </div>
           ))}

@@ -1,9 +1,9 @@
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, Fragment, useEffect, useState } from 'react';
 import { api, errorMessage } from '../api.ts';
 import { SelectField, TextField } from '../components/fields.tsx';
 import { ErrorNotice, Spinner } from '../components/ui.tsx';
-import { addDays, dateKey, localDateOf } from '../time.ts';
-import { type BookingItem, dayStartIso, type EventTypeItem, formatTime, formatWhen, parseDateInput } from './format.ts';
+import { addDays, dateKey, dayStartIso, formatDateTime, formatTime, localDateOf, parseDateInput } from '../time.ts';
+import { type BookingItem, type EventTypeItem, titleCase } from './format.ts';
 import { ListView } from './ListView.tsx';
 import { useLoadedList } from './loaded.ts';
 import { navigate } from './router.ts';
@@ -193,7 +193,7 @@ function BookingRow({ booking, onChanged }: { booking: BookingItem; onChanged: (
       <div className="card-body">
         <div className="item-head">
           <div>
-            <h2 className="item-title">{formatWhen(booking.startAt, user.timezone)}</h2>
+            <h2 className="item-title">{formatDateTime(booking.startAt, user.timezone)}</h2>
             <p className="muted">
               {booking.durationMin} min · {booking.eventType.name}
             </p>
@@ -212,6 +212,7 @@ function BookingRow({ booking, onChanged }: { booking: BookingItem; onChanged: (
             {booking.location.value ? ` — ${booking.location.value}` : ''}
           </p>
         )}
+        <InviteeDetails booking={booking} />
         {booking.status === 'canceled' && (
           <p className="muted">
             Canceled{booking.canceledBy ? ` by the ${booking.canceledBy}` : ''}
@@ -267,6 +268,43 @@ function BookingRow({ booking, onChanged }: { booking: BookingItem; onChanged: (
         )}
       </div>
     </li>
+  );
+}
+
+/** What the invitee wrote when booking: their notes, the answers to the booking form, the guests they added. */
+function InviteeDetails({ booking }: { booking: BookingItem }) {
+  const notes = booking.notes?.trim();
+  const answers = booking.answers ?? [];
+  const guests = booking.guests ?? [];
+  if (!notes && answers.length === 0 && guests.length === 0) return null;
+  return (
+    <dl className="meta booking-details" data-testid="booking-details">
+      {notes && (
+        <>
+          <dt>Notes</dt>
+          <dd className="keep-lines" data-testid="booking-notes">{notes}</dd>
+        </>
+      )}
+      {answers.map((answer, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: answers keep the order they were given in
+        <Fragment key={index}>
+          <dt>{titleCase(answer.questionId)}</dt>
+          <dd>{answer.value.trim() || '—'}</dd>
+        </Fragment>
+      ))}
+      {guests.length > 0 && (
+        <>
+          <dt>{guests.length === 1 ? 'Guest' : 'Guests'}</dt>
+          <dd>
+            <ul className="plain-list" aria-label="Guests">
+              {guests.map((guest, index) => (
+                <li key={`${index}:${guest}`}>{guest}</li>
+              ))}
+            </ul>
+          </dd>
+        </>
+      )}
+    </dl>
   );
 }
 

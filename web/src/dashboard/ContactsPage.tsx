@@ -1,29 +1,44 @@
 import { useEffect, useState } from 'react';
 import { api } from '../api.ts';
 import { TextField } from '../components/fields.tsx';
-import { formatDay, titleCase } from './format.ts';
+import { formatDate } from '../time.ts';
+import { ContactHistoryView } from './ContactHistoryView.tsx';
+import { titleCase } from './format.ts';
 import { ListView } from './ListView.tsx';
 import { useLoaded } from './loaded.ts';
+import { appLink, contactEmailOf, contactPath, usePathname } from './router.ts';
 import { useSession } from './session.ts';
 
 const PAGE_SIZE = 25;
 
+interface ListState {
+  query: string;
+  search: string;
+  offset: number;
+}
+
+/** The contacts, or one contact's history (/app/contacts/<e-mail>); the list keeps its search and page meanwhile. */
 export function ContactsPage() {
+  const email = contactEmailOf(usePathname());
+  const [list, setList] = useState<ListState>({ query: '', search: '', offset: 0 });
+  return email ? <ContactHistoryView email={email} /> : <ContactList state={list} onChange={setList} />;
+}
+
+function ContactList({ state, onChange }: { state: ListState; onChange: (change: (state: ListState) => ListState) => void }) {
   const { user } = useSession();
-  const [query, setQuery] = useState('');
-  const [search, setSearch] = useState('');
-  const [offset, setOffset] = useState(0);
+  const { query, search, offset } = state;
+  const setQuery = (next: string) => onChange((previous) => ({ ...previous, query: next }));
+  const setOffset = (next: number) => onChange((previous) => ({ ...previous, offset: next }));
   const contacts = useLoaded(() => api.contacts.list.query({ q: search || undefined, offset, limit: PAGE_SIZE }), [search, offset]);
   const result = contacts.value;
 
   // Search as the host types, once they pause.
   useEffect(() => {
     const timer = setTimeout(() => {
-      setSearch(query.trim());
-      setOffset(0);
+      onChange((previous) => (previous.search === query.trim() ? previous : { ...previous, search: query.trim(), offset: 0 }));
     }, 250);
     return () => clearTimeout(timer);
-  }, [query]);
+  }, [query, onChange]);
 
   return (
     <>
@@ -69,15 +84,17 @@ export function ContactsPage() {
                   {items.map((contact) => (
                     <tr key={contact.email} data-testid="contact">
                       <td data-label="Person">
-                        <strong>{contact.name ?? '—'}</strong>
-                        <div className="muted break">{contact.email}</div>
+                        <a className="contact-link break" {...appLink(contactPath(contact.email))}>
+                          <strong>{contact.name ?? contact.email}</strong>
+                        </a>
+                        {contact.name && <div className="muted break">{contact.email}</div>}
                       </td>
                       <td data-label="Status">
                         <span className={`badge ${contact.kind === 'client' ? 'badge-accent' : 'badge-neutral'}`}>{titleCase(contact.status)}</span>
                       </td>
                       <td data-label="Meetings">{contact.meetings}</td>
                       <td data-label="No-shows">{contact.noShows}</td>
-                      <td data-label="Last activity">{contact.lastActivityAt ? formatDay(contact.lastActivityAt, user.timezone) : '—'}</td>
+                      <td data-label="Last activity">{contact.lastActivityAt ? formatDate(contact.lastActivityAt, user.timezone) : '—'}</td>
                     </tr>
                   ))}
                 </tbody>

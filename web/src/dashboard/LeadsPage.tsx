@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { api, errorMessage } from '../api.ts';
 import { SelectField } from '../components/fields.tsx';
 import { ErrorNotice } from '../components/ui.tsx';
-import { formatWhen, type LeadItem, titleCase } from './format.ts';
+import { formatDateTime } from '../time.ts';
+import { type LeadItem, titleCase } from './format.ts';
 import { ListView } from './ListView.tsx';
 import { useLoadedList } from './loaded.ts';
 import { useSession } from './session.ts';
@@ -104,7 +105,7 @@ function LeadRow({ lead, timeZone, onChanged }: { lead: LeadItem; timeZone: stri
         <div className="muted break">{lead.email}</div>
       </td>
       <td data-label="Event type">{lead.eventType.name}</td>
-      <td data-label="Captured">{formatWhen(lead.createdAt, timeZone)}</td>
+      <td data-label="Captured">{formatDateTime(lead.createdAt, timeZone)}</td>
       <td data-label="Booked">{lead.booked ? <span className="badge badge-accent">Booked</span> : <span className="muted">Not yet</span>}</td>
       <td data-label="Status">
         <select className="select" aria-label={`Status of ${who}`} value={lead.status} onChange={(e) => void change(e.target.value as Status)}>

@@ -4,9 +4,8 @@ import { AddToCalendar } from '../components/InviteeLinks.tsx';
 import { TextField } from '../components/fields.tsx';
 import { MessagePage } from '../components/MessagePage.tsx';
 import { ErrorNotice, Spinner } from '../components/ui.tsx';
-import { browserTimeZone } from '../time.ts';
+import { browserTimeZone, formatDateTime, formatSlot } from '../time.ts';
 import { Confirmation } from './booking/Confirmation.tsx';
-import { formatSlot } from './booking/format.ts';
 import { SlotPicker } from './booking/SlotPicker.tsx';
 import { BookingSummary, ClockIcon, TimeZoneFact } from './booking/Summary.tsx';
 import type { Slot } from './booking/types.ts';
@@ -103,15 +102,17 @@ function ManageBooking(props: { token: string; managed: Managed; onChange: (mana
                   : `New time: ${formatSlot({ start: booking.startAt, end: booking.endAt }, timeZone)}.`}
               </p>
               {mode.what === 'moved' && <AddToCalendar links={props.managed.links} />}
+              {mode.what === 'canceled' && <BookAgain eventType={eventType} hostName={hostName} />}
             </Confirmation>
           )}
           {mode.kind === 'view' && (
             <div className="manage-actions">
               <h2>Your booking</h2>
               {canceled ? (
-                <p className="muted">
-                  This booking is {booking.status}. Book a new time from {hostName}’s booking page if you still want to meet.
-                </p>
+                <>
+                  <p className="muted">This booking is {booking.status}.</p>
+                  <BookAgain eventType={eventType} hostName={hostName} />
+                </>
               ) : (
                 <>
                   <AddToCalendar links={props.managed.links} />
@@ -202,11 +203,28 @@ function statusText(booking: Managed['booking'], hostName: string): string {
 }
 
 function tooLateText(what: string, until: string | null, timeZone: string, hostName: string): string {
-  return `${what} here was possible until ${formatWhenLocal(until ?? '', timeZone)}. Please contact ${hostName}.`;
+  return `${what} here was possible until ${formatDateTime(until ?? '', timeZone)}. Please contact ${hostName}.`;
 }
 
-function formatWhenLocal(iso: string, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-US', { timeZone, dateStyle: 'full', timeStyle: 'short' }).format(new Date(iso));
+/** After a cancellation: the event type's booking page, when it takes bookings and the invitee may open it. */
+function BookAgain({ eventType, hostName }: { eventType: Managed['eventType']; hostName: string }) {
+  if (!eventType.url) {
+    return <p className="muted">If you still want to meet, ask {hostName} for a new booking link.</p>;
+  }
+  if (!eventType.active) {
+    return <p className="muted">{hostName} is not taking bookings for {eventType.name} at the moment.</p>;
+  }
+  return (
+    <section className="book-again" aria-labelledby="book-again-title">
+      <h3 id="book-again-title">Still want to meet?</h3>
+      <p className="muted">Pick a new time on {hostName}’s booking page.</p>
+      <div>
+        <a className="btn btn-primary" href={eventType.url} data-testid="book-again">
+          Book again
+        </a>
+      </div>
+    </section>
+  );
 }
 
 function CancelForm(props: { token: string; onCanceled: (managed: Managed) => void }) {

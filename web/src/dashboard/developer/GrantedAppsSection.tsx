@@ -1,12 +1,15 @@
 import { api } from '../../api.ts';
-import { ConfirmAction, formatDate } from '../../components/ui.tsx';
+import { ConfirmAction } from '../../components/ui.tsx';
+import { formatDate } from '../../time.ts';
 import { ListView } from '../ListView.tsx';
 import { useLoadedList } from '../loaded.ts';
+import { useSession } from '../session.ts';
 import { SettingsSection, useSettingsSection } from './SettingsSection.tsx';
 
 /** Apps the user has authorized through the consent screen; revoking one ends all of its tokens. */
 export function GrantedAppsSection() {
   const section = useSettingsSection();
+  const zone = useSession().user.timezone;
   const grants = useLoadedList(() => api.developerSettings.grants.list.query(), []);
 
   return (
@@ -57,9 +60,9 @@ export function GrantedAppsSection() {
                     </div>
                   </dd>
                   <dt>Authorized</dt>
-                  <dd>{formatDate(grant.grantedAt)}</dd>
+                  <dd>{formatDate(grant.grantedAt, zone)}</dd>
                   <dt>Last used</dt>
-                  <dd>{grant.lastUsedAt ? formatDate(grant.lastUsedAt) : 'Never'}</dd>
+                  <dd>{grant.lastUsedAt ? formatDate(grant.lastUsedAt, zone) : 'Never'}</dd>
                 </dl>
               </li>
             ))}

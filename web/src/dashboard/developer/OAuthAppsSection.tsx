@@ -1,7 +1,8 @@
 import { type FormEvent, useId, useState } from 'react';
 import { api, errorMessage } from '../../api.ts';
 import { TextField } from '../../components/fields.tsx';
-import { ConfirmAction, CopyInline, ErrorNotice, formatDate } from '../../components/ui.tsx';
+import { ConfirmAction, CopyInline, ErrorNotice } from '../../components/ui.tsx';
+import { formatDate } from '../../time.ts';
 import { ListView } from '../ListView.tsx';
 import { type LoadedList, useLoadedList } from '../loaded.ts';
 import { useSession } from '../session.ts';
@@ -85,6 +86,7 @@ function AppItem(props: {
   onEditing: (editing: boolean) => void;
 }) {
   const { app, apps, section, editing } = props;
+  const zone = useSession().user.timezone;
   return (
     <li className="item" data-testid="oauth-app">
       <div className="item-head">
@@ -153,7 +155,7 @@ function AppItem(props: {
             ))}
           </dd>
           <dt>Created</dt>
-          <dd>{formatDate(app.createdAt)}</dd>
+          <dd>{formatDate(app.createdAt, zone)}</dd>
         </dl>
       )}
     </li>

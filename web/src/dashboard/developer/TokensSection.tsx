@@ -1,7 +1,8 @@
 import { type FormEvent, useId, useState } from 'react';
 import { api, errorMessage } from '../../api.ts';
 import { SelectField, TextField } from '../../components/fields.tsx';
-import { ConfirmAction, ErrorNotice, formatDate, useChoiceSet } from '../../components/ui.tsx';
+import { ConfirmAction, ErrorNotice, useChoiceSet } from '../../components/ui.tsx';
+import { formatDate } from '../../time.ts';
 import { ListView } from '../ListView.tsx';
 import { useLoadedList } from '../loaded.ts';
 import { useSession } from '../session.ts';
@@ -20,6 +21,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 export function TokensSection({ canCreate }: { canCreate: boolean }) {
   const section = useSettingsSection();
+  const zone = useSession().user.timezone;
   const [scopes, setScopes] = useState<ScopeItem[]>([]);
   const tokens = useLoadedList(async () => {
     const [list, catalog] = await Promise.all([api.developerSettings.tokens.list.query(), api.developerSettings.scopes.query()]);
@@ -103,15 +105,15 @@ export function TokensSection({ canCreate }: { canCreate: boolean }) {
                         )}
                       </div>
                     </td>
-                    <td data-label="Created">{formatDate(token.createdAt)}</td>
+                    <td data-label="Created">{formatDate(token.createdAt, zone)}</td>
                     <td data-label="Last used" className={token.lastUsedAt ? undefined : 'muted'}>
-                      {token.lastUsedAt ? formatDate(token.lastUsedAt) : 'Never'}
+                      {token.lastUsedAt ? formatDate(token.lastUsedAt, zone) : 'Never'}
                     </td>
                     <td data-label="Expires">
                       {token.expired ? (
                         <span className="badge badge-danger">Expired</span>
                       ) : token.expiresAt ? (
-                        formatDate(token.expiresAt)
+                        formatDate(token.expiresAt, zone)
                       ) : (
                         <span className="muted">Never</span>
                       )}
@@ -146,7 +148,7 @@ function CreateTokenForm(props: {
   onCancel: () => void;
   onCreated: (token: TokenItem, secret: string) => void;
 }) {
-  const { onSessionLost } = useSession();
+  const { user, onSessionLost } = useSession();
   const [name, setName] = useState('');
   const [expiry, setExpiry] = useState<string>('30');
   const [selected, toggle, setSelected] = useChoiceSet<string>(['read:profile']);
@@ -203,7 +205,7 @@ function CreateTokenForm(props: {
         value={expiry}
         hint={
           expiresAt
-            ? `The token will stop working on ${expiresAt.toLocaleDateString(undefined, { dateStyle: 'full' })}.`
+            ? `The token will stop working on ${formatDate(expiresAt.toISOString(), user.timezone, 'full')}.`
             : 'The token works until you revoke it.'
         }
         onChange={(event) => setExpiry(event.target.value)}

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { api, errorMessage } from '../../api.ts';
-import { ErrorNotice, formatDateTime } from '../../components/ui.tsx';
+import { ErrorNotice } from '../../components/ui.tsx';
+import { formatDateTime } from '../../time.ts';
 import { ListView } from '../ListView.tsx';
 import { useLoadedList } from '../loaded.ts';
 import { useSession } from '../session.ts';
@@ -14,7 +15,7 @@ const STATUS_BADGE: Record<DeliveryItem['status'], string> = {
 
 /** One endpoint's delivery log, newest first, with a redeliver button per delivery; a new `refreshKey` reloads it. */
 export function WebhookDeliveries({ webhookId, refreshKey }: { webhookId: string; refreshKey: number }) {
-  const { onSessionLost } = useSession();
+  const { user, onSessionLost } = useSession();
   const deliveries = useLoadedList(async () => (await api.webhooks.deliveries.query({ id: webhookId, limit: 20 })).data, [webhookId], refreshKey);
   const [actionError, setActionError] = useState<string | null>(null);
 
@@ -53,7 +54,7 @@ export function WebhookDeliveries({ webhookId, refreshKey }: { webhookId: string
                 </div>
                 <dl className="meta">
                   <dt>Queued</dt>
-                  <dd>{formatDateTime(delivery.createdAt)}</dd>
+                  <dd>{formatDateTime(delivery.createdAt, user.timezone)}</dd>
                   <dt>Attempts</dt>
                   <dd>{delivery.attempts}</dd>
                   <dt>Last answer</dt>
@@ -61,13 +62,13 @@ export function WebhookDeliveries({ webhookId, refreshKey }: { webhookId: string
                   {delivery.status === 'pending' && delivery.nextAttemptAt && (
                     <>
                       <dt>Next attempt</dt>
-                      <dd>{formatDateTime(delivery.nextAttemptAt)}</dd>
+                      <dd>{formatDateTime(delivery.nextAttemptAt, user.timezone)}</dd>
                     </>
                   )}
                   {delivery.deliveredAt && (
                     <>
                       <dt>Delivered</dt>
-                      <dd>{formatDateTime(delivery.deliveredAt)}</dd>
+                      <dd>{formatDateTime(delivery.deliveredAt, user.timezone)}</dd>
                     </>
                   )}
                   <dt>Event id</dt>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { api, errorMessage } from '../../api.ts';
-import { ConfirmAction, ErrorNotice, formatDate } from '../../components/ui.tsx';
+import { ConfirmAction, ErrorNotice } from '../../components/ui.tsx';
+import { formatDate } from '../../time.ts';
 import { ListView } from '../ListView.tsx';
 import { useLoadedList } from '../loaded.ts';
 import { useSession } from '../session.ts';
@@ -84,7 +85,7 @@ function EndpointItem(props: {
   onSecret: (secret: string) => void;
 }) {
   const { endpoint } = props;
-  const { onSessionLost } = useSession();
+  const { user, onSessionLost } = useSession();
   const [editing, setEditing] = useState(false);
   const [showLog, setShowLog] = useState(false);
   const [logVersion, setLogVersion] = useState(0);
@@ -148,7 +149,7 @@ function EndpointItem(props: {
           </div>
         </dd>
         <dt>Added</dt>
-        <dd>{formatDate(endpoint.createdAt)}</dd>
+        <dd>{formatDate(endpoint.createdAt, user.timezone)}</dd>
       </dl>
       <div className="btn-row">
         <button type="button" className="btn btn-small" onClick={() => setEditing(true)}>

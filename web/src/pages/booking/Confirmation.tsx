@@ -1,6 +1,6 @@
 import { type ReactNode, useCallback, useEffect, useRef } from 'react';
 import { AddToCalendar, ManageLink } from '../../components/InviteeLinks.tsx';
-import { formatSlot } from './format.ts';
+import { formatSlot } from '../../time.ts';
 import type { Booking } from './types.ts';
 
 /** The end of a step: a check mark, the heading (focused, so screen readers announce it), what happened, and what next. */

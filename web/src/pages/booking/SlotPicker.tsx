@@ -1,7 +1,7 @@
 import { useEffect, useId, useMemo, useRef } from 'react';
 import { LoadFailed, Spinner } from '../../components/ui.tsx';
-import { dateKey, timeZoneChoices } from '../../time.ts';
-import { formatDayLong, formatDayMonth, formatDayRange, formatMinutes, formatWeekday } from './format.ts';
+import { dateKey, formatDayLong, formatDayMonth, formatDayRange, formatDayTime, formatTime, formatWeekday, timeZoneChoices } from '../../time.ts';
+import { formatMinutes } from './format.ts';
 import type { EventTypeAccess, EventTypeInfo, Slot } from './types.ts';
 import { useWeekSlots } from './week-slots.ts';
 
@@ -33,15 +33,6 @@ export function SlotPicker(props: {
   const week = useWeekSlots(eventType.id, props.access, duration, timeZone, page);
   const ids = { duration: useId(), zone: useId() };
   const zones = useMemo(() => timeZoneChoices(timeZone), [timeZone]);
-
-  const timeFormat = useMemo(
-    () => new Intl.DateTimeFormat(undefined, { timeZone, hour: 'numeric', minute: '2-digit' }),
-    [timeZone],
-  );
-  const longTimeFormat = useMemo(
-    () => new Intl.DateTimeFormat(undefined, { timeZone, weekday: 'long', day: 'numeric', month: 'long', hour: 'numeric', minute: '2-digit' }),
-    [timeZone],
-  );
 
   return (
     <>
@@ -134,10 +125,10 @@ export function SlotPicker(props: {
                           key={slot.start}
                           data-testid="slot"
                           data-start={slot.start}
-                          aria-label={`Book ${longTimeFormat.format(new Date(slot.start))}`}
+                          aria-label={`Book ${formatDayTime(slot.start, timeZone)}`}
                           onClick={() => props.onPick(slot)}
                         >
-                          {timeFormat.format(new Date(slot.start))}
+                          {formatTime(slot.start, timeZone)}
                         </button>
                       ))}
                     </div>
