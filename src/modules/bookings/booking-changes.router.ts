@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { scopedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
 import { EXAMPLE } from '../../lib/examples.ts';
+import { staleRefreshOf } from '../calendars/calendar-sync.ts';
 import { setBookingNoShow } from './booking-no-show.service.ts';
 import { rescheduleBooking } from './booking-reschedule.service.ts';
 import { BookingSchema } from './bookings.schemas.ts';
@@ -56,6 +57,7 @@ export const bookingChangesRouter = router({
         now: ctx.clock.now(),
         deadline: ctx.request.deadline,
         idempotency: ctx.idempotency,
+        calendarRefresh: staleRefreshOf(ctx.env, ctx.clock),
       });
       return result.booking;
     }),

@@ -65,7 +65,12 @@ export const publicBookingRouter = router({
     .input(RescheduleManagedBookingInputSchema)
     .output(ManagedBookingSchema)
     .mutation(({ ctx, input }) =>
-      rescheduleManagedBooking(ctx.em, input, { now: ctx.clock.now(), deadline: ctx.request.deadline, siteUrl: ctx.env.SITE_URL }),
+      rescheduleManagedBooking(ctx.em, input, {
+        now: ctx.clock.now(),
+        deadline: ctx.request.deadline,
+        siteUrl: ctx.env.SITE_URL,
+        calendarRefresh: staleRefreshOf(ctx.env, ctx.clock),
+      }),
     ),
 
   captureLead: publicRateLimitedProcedure
