@@ -309,6 +309,51 @@ describe('connected calendars (iCalendar feeds)', () => {
     expect((await book(user, eventTypeId, at(12))).status).toBe(409);
   });
 
+  it("a reschedule, the owner's or the invitee's, first refreshes a stale calendar too", async () => {
+    const user = await createUserWithToken(t.em(), { timezone: 'UTC' });
+    await setSchedule(t.em(), user.id, EVERY_DAY_9_TO_17);
+    const eventTypeId = await eventTypeOf(user);
+    const path = '/stale-reschedule.ics';
+    let events: { uid: string; start: Date; end: Date }[] = [];
+    server.serve(path, (_req, res) => res.writeHead(200).end(feed(events)));
+    const created = await create(user, { kind: 'ics', url: server.url(path) });
+    await synced(user, created.body.id);
+    const owned = await book(user, eventTypeId, at(9));
+    expect(owned.status).toBe(201);
+    const booked = await t.http
+      .post('/trpc/publicBooking.book')
+      .send({ json: { eventTypeId, start: at(10).toISOString(), durationMin: 60, invitee: invitee() } });
+    expect(booked.status).toBe(200);
+    const token = (booked.body.result.data.json.links.manage as string).split('/').at(-1);
+    // Last synced long ago, and not due again for a while: only the reschedule's refresh can see the new events.
+    const stale = () =>
+      t.em().execute(
+        "update calendar_connection set last_attempt_at = now() - interval '1 hour', next_sync_at = now() + interval '1 hour' where id = ?",
+        [created.body.id],
+      );
+    await stale();
+    events = [{ uid: 'new', start: at(12), end: at(13) }];
+    expect(startsOf(await availability(user, eventTypeId))).toContain(at(12).toISOString());
+    const hits = server.hits(path);
+    const moved = await t.http
+      .post(`/api/v2/bookings/${owned.body.id}/reschedule`)
+      .set(...bearer(user.token))
+      .send({ start: at(12).toISOString() });
+    expect(moved.status).toBe(409);
+    expect(server.hits(path)).toBe(hits + 1);
+
+    await stale();
+    events = [{ uid: 'later', start: at(15), end: at(16) }];
+    expect(startsOf(await availability(user, eventTypeId))).toContain(at(15).toISOString());
+    const invitees = await t.http.post('/trpc/publicBooking.rescheduleManaged').send({ json: { token, start: at(15).toISOString() } });
+    expect(invitees.status).toBe(409);
+    expect(server.hits(path)).toBe(hits + 2);
+    // A fresh calendar is not fetched again: the reschedule decides on the stored busy times at once.
+    const free = await t.http.post('/trpc/publicBooking.rescheduleManaged').send({ json: { token, start: at(14).toISOString() } });
+    expect(free.status).toBe(200);
+    expect(server.hits(path)).toBe(hits + 2);
+  });
+
   it('a booking waits at most 2 s for a stale calendar whose server hangs, then decides on the stored busy times', async () => {
     const user = await createUserWithToken(t.em(), { timezone: 'UTC' });
     await setSchedule(t.em(), user.id, EVERY_DAY_9_TO_17);
