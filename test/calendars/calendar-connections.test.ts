@@ -211,6 +211,27 @@ describe('connected calendars (iCalendar feeds)', () => {
     expect((await book(host, eventTypeId, at(10))).status).toBe(201);
   });
 
+  it("the public booking page offers the same slots, and says nothing of the host's calendars", async () => {
+    const user = await createUserWithToken(t.em(), { timezone: 'UTC' });
+    await setSchedule(t.em(), user.id, EVERY_DAY_9_TO_17);
+    const eventTypeId = await eventTypeOf(user);
+    server.serve('/public.ics', (_req, res) => res.writeHead(200).end(feed([{ uid: 'p', start: at(11), end: at(12) }])));
+    const created = await create(user, { kind: 'ics', url: server.url('/public.ics'), name: 'Therapy sessions' });
+    await synced(user, created.body.id);
+    // The owner's answer says what it knows; the public one never names, counts or dates a calendar.
+    const owners = await availability(user, eventTypeId);
+    expect(owners.body.hosts).toHaveLength(1);
+    const input = { eventTypeId, from: at(0).toISOString(), to: at(24).toISOString() };
+    const publicly = await t.http.get('/trpc/publicBooking.availability').query({ input: JSON.stringify({ json: input }) });
+    expect(publicly.status).toBe(200);
+    const answer = publicly.body.result.data.json;
+    expect(Object.keys(answer)).toEqual(['data']);
+    expect(answer.data).toEqual(owners.body.data);
+    expect(startsOf({ body: answer })).not.toContain(at(11).toISOString());
+    const text = JSON.stringify(publicly.body);
+    for (const secret of [created.body.id, created.body.calendars[0].id, 'Therapy', 'lastSyncedAt', user.id]) expect(text).not.toContain(secret);
+  });
+
   it('round robin assigns a free host; collective offers only times all hosts are free', async () => {
     const a = await createUserWithToken(t.em(), { timezone: 'UTC' });
     const b = await createUserWithToken(t.em(), { timezone: 'UTC' });
