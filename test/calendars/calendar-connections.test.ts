@@ -312,6 +312,20 @@ describe('connected calendars (iCalendar feeds)', () => {
     }
   });
 
+  it('stores every instance of a long series, more rows than one statement writes', async () => {
+    const user = await createUserWithToken(t.em(), { timezone: 'UTC' });
+    await setSchedule(t.em(), user.id, EVERY_DAY_9_TO_17);
+    const hourly =
+      'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VEVENT\r\nUID:hourly\r\nDTSTAMP:20260101T000000Z\r\n' +
+      `DTSTART:${icsTime(at(0))}\r\nDURATION:PT15M\r\nRRULE:FREQ=HOURLY;COUNT=6000\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n`;
+    server.serve('/hourly.ics', (_req, res) => res.writeHead(200).end(hourly));
+    const created = await create(user, { kind: 'ics', url: server.url('/hourly.ics') });
+    expect((await synced(user, created.body.id)).body.status).toBe('ok');
+    const [busy] = await t.em().execute<{ n: number }[]>('select count(*)::int as n from calendar_busy where connection_id = ?', [created.body.id]);
+    expect(busy!.n).toBe(6000);
+    expect(startsOf(await availability(user, await eventTypeOf(user)))).toEqual([]);
+  });
+
   it('a booking first refreshes a stale calendar (bounded), then decides on what it read', async () => {
     const user = await createUserWithToken(t.em(), { timezone: 'UTC' });
     await setSchedule(t.em(), user.id, EVERY_DAY_9_TO_17);

@@ -131,18 +131,26 @@ async function record(em: EntityManager, connection: ClaimedConnection, outcome:
     );
     if (held.length === 0 || outcome.kind !== 'busy') return;
     await tx.execute('delete from calendar_busy where connection_id = ?', [connection.id], 'run');
-    if (outcome.intervals.length === 0) return;
-    const intervals = JSON.stringify(outcome.intervals.map(({ start, end }) => ({ s: start.toISOString(), e: end.toISOString() })));
-    await tx.execute(
-      `insert into calendar_busy (host_id, connection_id, calendar_id, busy, counts)
-       select ?, cal.connection_id, cal.id, tstzrange(t.s, t.e), cal.busy
-         from connected_calendar cal, jsonb_to_recordset(?::jsonb) as t(s timestamptz, e timestamptz)
-        where cal.connection_id = ?`,
-      [connection.owner_id, intervals, connection.id],
-      'run',
-    );
+    for (let i = 0; i < outcome.intervals.length; i += INSERT_CHUNK) {
+      const chunk = outcome.intervals.slice(i, i + INSERT_CHUNK);
+      const intervals = JSON.stringify(chunk.map(({ start, end }) => ({ s: start.toISOString(), e: end.toISOString() })));
+      await tx.execute(
+        `insert into calendar_busy (host_id, connection_id, calendar_id, busy, counts)
+         select ?, cal.connection_id, cal.id, tstzrange(t.s, t.e), cal.busy
+           from connected_calendar cal, jsonb_to_recordset(?::jsonb) as t(s timestamptz, e timestamptz)
+          where cal.connection_id = ?`,
+        [connection.owner_id, intervals, connection.id],
+        'run',
+      );
+    }
   });
 }
+
+/**
+ * Busy rows per INSERT: a year of a large feed is tens of thousands of rows, which in one statement could outlast
+ * the statement timeout on a loaded server (and the sync would never be written); each chunk stays far inside it.
+ */
+const INSERT_CHUNK = 4_000;
 
 async function syncClaimed(em: EntityManager, connection: ClaimedConnection, settings: SyncSettings, signal?: AbortSignal): Promise<void> {
   const outcome = await fetchAndExpand(em, connection, settings, signal);
