@@ -17,8 +17,10 @@ import { serviceNodeFlags } from '../scripts/service-node-flags.ts';
 import { summarizeProfile } from './report/profile-summary.ts';
 import { slotCurve } from './scenarios/slot-curve.ts';
 import { benchWebhooks, type WebhookFigures, webhookLines } from './scenarios/webhooks.ts';
+import { benchCalendarSync, type CalendarSyncFigures, calendarSyncLines } from './scenarios/calendar-sync.ts';
 import {
   attachRatios,
+  calendarSyncVerdicts,
   evaluateTargets,
   markdownTable,
   type Measurement,
@@ -48,7 +50,7 @@ const USAGE = `npm run bench -- [options]
   --warmup=3            seconds of warm-up before the first round
   --connections=50      concurrent connections
   --latency-duration=2  seconds of a second pass at one connection (0 skips it)
-  --only=me,bookings    only these scenarios (webhooks included: --only=webhooks)
+  --only=me,bookings    only these scenarios (webhooks included: --only=webhooks; the calendar sync: --only=calendars.sync)
   --rebuild             rebuild the data set
   --dataset-only        build the data set, then stop
   --explain             print EXPLAIN ANALYZE of the list queries
@@ -374,9 +376,11 @@ async function main(): Promise<void> {
     const measurements = medianOfRounds(rounds);
 
     const webhooks = await runWebhookBench(options, fixture, dbUrl, prepared, app, databaseCpu);
+    // Last: its syncs are the service's only work while it runs.
+    const calendarSync = await runCalendarSyncBench(options, dbUrl, app, databaseCpu);
 
     attachRatios(measurements);
-    const verdicts = evaluateTargets(measurements);
+    const verdicts = [...evaluateTargets(measurements), ...(calendarSync ? calendarSyncVerdicts(calendarSync) : [])];
     const finishedAt = new Date();
     const summary = {
       startedAt: startedAt.toISOString(),
@@ -389,6 +393,7 @@ async function main(): Promise<void> {
       rounds,
       verdicts,
       webhooks,
+      calendarSync,
     };
     mkdirSync(resultsDir, { recursive: true });
     const file = path.join(resultsDir, `${stamp}.json`);
@@ -408,6 +413,7 @@ async function main(): Promise<void> {
       verdictTable(verdicts),
       '',
       ...(webhooks ? [...webhookLines(webhooks), ''] : []),
+      ...(calendarSync ? [...calendarSyncLines(calendarSync), ''] : []),
       `${verdicts.filter((v) => v.met).length} of ${verdicts.length} targets met; total ${summary.seconds}s; results in ${path.relative(process.cwd(), file)}`,
     ];
     process.stdout.write(`${out.join('\n')}\n`);
@@ -447,6 +453,17 @@ async function runWebhookBench(
     databaseCpuMicros: databaseCpu,
     log,
   });
+}
+
+/** The calendar sync's figures, when --only names them (`calendars` or `calendars.sync`) or is not given. */
+async function runCalendarSyncBench(
+  options: Options,
+  dbUrl: string,
+  app: Server,
+  databaseCpu: () => number | undefined,
+): Promise<CalendarSyncFigures | undefined> {
+  if (options.only.length > 0 && !options.only.some((o) => o === 'calendars' || o === 'calendars.sync')) return undefined;
+  return benchCalendarSync({ dbUrl, runs: Math.max(3, options.rounds), serverCpuMicros: () => app.cpuMicros(), databaseCpuMicros: databaseCpu, log });
 }
 
 /** Deep cursors and offsets, found once the servers run (a skipped route just leaves them unset). */

@@ -11,6 +11,7 @@ import { ALL_SCOPES } from '../../src/identity/scopes.ts';
 import { rebuildAllContacts, refreshContacts } from '../../src/modules/contacts/contacts.projection.ts';
 import { databaseUrl } from '../../test/helpers/database-url.ts';
 import { type BenchFixture, eventTypeIdOf, userIdOf } from './fixture.ts';
+import { ensureCalendarHosts } from './calendars.ts';
 import { ensureTeams } from './teams.ts';
 
 export const BENCH_DATABASE = 'bench_data';
@@ -70,7 +71,10 @@ export type Log = (line: string) => void;
 export async function ensureDataset(serverUrl: string, log: Log, options: { rebuild?: boolean } = {}): Promise<BenchFixture> {
   return whileNoOtherBenchPrepares(serverUrl, log, async () => {
     const fixture = await ensureCoreDataset(serverUrl, log, options);
-    await withClient(databaseUrl(serverUrl, BENCH_DATABASE), (client) => ensureTeams(client, fixture, log));
+    await withClient(databaseUrl(serverUrl, BENCH_DATABASE), async (client) => {
+      await ensureTeams(client, fixture, log);
+      await ensureCalendarHosts(client, fixture, log);
+    });
     return fixture;
   });
 }

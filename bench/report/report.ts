@@ -58,7 +58,20 @@ export const TARGETS = {
   deepPageMinShare: 0.9,
   /** An MCP tools/call may cost at most this many times the node CPU of the same REST call. */
   mcpMaxCpuRatio: 1.3,
+  /** GET /availability of a host with connected calendars: node CPU against the same host without, and p99 at one connection. */
+  calendarsMaxNodeCpuRatio: 1.2,
+  calendarsP99SingleMs: 5,
+  /** Round robin of 50 hosts with 2 calendars each: p99 at one connection. */
+  calendarsTeamP99SingleMs: 50,
+  /** One sync of a 5,000-event feed with 200 recurring series: the service's CPU. */
+  calendarSyncCpuMs: 1000,
 };
+
+/** The host with calendars and its twins without (bench/dataset/calendars.ts): the same busy time as bookings, none. */
+const CALENDAR_TWINS = [
+  { work: 'calendars.booked', what: 'the same host without calendars (same busy time, as bookings)' },
+  { work: 'calendars.bare', what: 'the same host without calendars or bookings' },
+];
 
 /** The figures that rounds are combined on, each by its median. */
 const ROUND_FIGURES = [
@@ -207,12 +220,49 @@ export function evaluateTargets(measurements: Measurement[]): TargetVerdict[] {
         met: ratio <= TARGETS.mcpMaxCpuRatio,
       });
     }
+    verdicts.push(...calendarVerdicts(m, measured, subject));
     if (m.work === 'bookings.create') {
       const conflicts = m.statusCodes?.['409'] ?? 0;
       verdicts.push({ target: 'no 409 when every POST books a distinct slot', subject, value: String(conflicts), met: conflicts === 0 });
     }
   }
   return verdicts;
+}
+
+/** The calendar rows' targets: node CPU against the twins without calendars on the same surface, p99 at one connection. */
+function calendarVerdicts(m: Measurement, measured: readonly Measurement[], subject: string): TargetVerdict[] {
+  const verdicts: TargetVerdict[] = [];
+  if (m.work === 'calendars.busy' && m.serverCpuUs !== undefined) {
+    for (const twin of CALENDAR_TWINS) {
+      const other = measured.find((t) => t.work === twin.work && t.surface === m.surface);
+      if (!other?.serverCpuUs) continue;
+      const ratio = m.serverCpuUs / other.serverCpuUs;
+      verdicts.push({
+        target: `node CPU per call ≤ ${TARGETS.calendarsMaxNodeCpuRatio} × ${twin.what}`,
+        subject,
+        value: `${ratio.toFixed(2)} (${Math.round(m.serverCpuUs)} vs ${Math.round(other.serverCpuUs)} µs)`,
+        met: ratio <= TARGETS.calendarsMaxNodeCpuRatio,
+      });
+    }
+  }
+  const limit = m.work === 'calendars.busy' ? TARGETS.calendarsP99SingleMs : m.work === 'calendars.rr50' ? TARGETS.calendarsTeamP99SingleMs : undefined;
+  if (limit !== undefined && m.p99Single !== undefined) {
+    verdicts.push({ target: `p99 at 1 connection < ${limit} ms`, subject, value: `${m.p99Single} ms`, met: m.p99Single < limit });
+  }
+  return verdicts;
+}
+
+/** The calendar sync's target: the service's CPU for one sync of the large feed (PostgreSQL's shown beside it). */
+export function calendarSyncVerdicts(figures: { serverCpuMs: number; databaseCpuMs?: number; events: number; series: number }): TargetVerdict[] {
+  const database = figures.databaseCpuMs === undefined ? '' : `; PostgreSQL ${Math.round(figures.databaseCpuMs)} ms`;
+  return [
+    {
+      target: `service CPU per sync ≤ ${TARGETS.calendarSyncCpuMs} ms`,
+      subject: `calendar sync, ${figures.events.toLocaleString('en-US')} events, ${figures.series} recurring series`,
+      value: `${Math.round(figures.serverCpuMs)} ms${database}`,
+      met: figures.serverCpuMs <= TARGETS.calendarSyncCpuMs,
+    },
+  ];
 }
 
 const integer = (n: number | undefined) => (n === undefined ? '' : Math.round(n).toLocaleString('en-US'));

@@ -5,6 +5,7 @@
  * with a note instead of failing the run.
  */
 import type { BenchFixture } from '../dataset/fixture.ts';
+import { CALENDAR_SIZES, type CalendarScenario, calendarEventTypeId } from '../dataset/calendars.ts';
 import { type TeamKind, teamEventTypeId } from '../dataset/teams.ts';
 
 export type Surface = 'baseline' | 'rest' | 'trpc' | 'mcp';
@@ -39,6 +40,30 @@ const TEAM_SCENARIOS: { key: string; kind: TeamKind; hosts: number }[] = [
   { key: 'availability.rr50', kind: 'round_robin', hosts: 50 },
   { key: 'availability.collective10', kind: 'collective', hosts: 10 },
   { key: 'availability.collective50', kind: 'collective', hosts: 50 },
+];
+
+/**
+ * One host with connected calendars against the same host without (bench/dataset/calendars.ts): `booked` has the
+ * same busy time as its own bookings, so the same slots; `bare` has none. All round robin of one host, owned by
+ * the availability user.
+ */
+const CALENDAR_SCENARIOS: { key: string; scenario: CalendarScenario; label: string }[] = [
+  { key: 'calendars.bare', scenario: 'bare', label: 'GET /availability, 31 days, one host without calendars or bookings' },
+  {
+    key: 'calendars.booked',
+    scenario: 'booked',
+    label: `GET /availability, 31 days, one host without calendars, ${CALENDAR_SIZES.busyIntervals.toLocaleString('en-US')} bookings`,
+  },
+  {
+    key: 'calendars.busy',
+    scenario: 'busy',
+    label: `GET /availability, 31 days, the same host with ${CALENDAR_SIZES.connections} calendars × ${CALENDAR_SIZES.busyIntervals.toLocaleString('en-US')} busy intervals`,
+  },
+  {
+    key: 'calendars.rr50',
+    scenario: 'team',
+    label: `GET /availability, round robin, ${CALENDAR_SIZES.teamHosts} hosts × ${CALENDAR_SIZES.teamConnections} calendars × ${CALENDAR_SIZES.teamBusyIntervals} busy intervals`,
+  },
 ];
 
 export const WORKS: Work[] = [
@@ -81,6 +106,9 @@ export const WORKS: Work[] = [
       user: 'availability',
       hasBaseline: true,
     }),
+  ),
+  ...CALENDAR_SCENARIOS.map(
+    ({ key, label }): Work => ({ key, label, method: 'GET', path: '/availability', user: 'availability', hasBaseline: true }),
   ),
   { key: 'bookings.create', label: 'POST /bookings', method: 'POST', path: '/bookings', user: 'booker', hasBaseline: true },
 ];
@@ -148,6 +176,14 @@ export function inputFor(work: Work, surface: Surface, prepared: Prepared): Inpu
         to: fixture.availability.windowTo,
       };
     default: {
+      const calendars = CALENDAR_SCENARIOS.find((scenario) => scenario.key === work.key);
+      if (calendars) {
+        return {
+          eventTypeId: calendarEventTypeId(calendars.scenario),
+          from: fixture.availability.windowFrom,
+          to: fixture.availability.windowTo,
+        };
+      }
       const team = TEAM_SCENARIOS.find((scenario) => scenario.key === work.key);
       if (!team) return {};
       return {

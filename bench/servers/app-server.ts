@@ -20,6 +20,9 @@ const env = loadEnv({
   DATABASE_URL: url,
   // bench/scenarios/webhooks.ts delivers to a receiver on 127.0.0.1.
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+  // bench/scenarios/calendar-sync.ts serves its feed on 127.0.0.1, and syncs it once per measured run.
+  CALENDAR_ALLOW_PRIVATE_NETWORKS: 'true',
+  CALENDAR_SYNC_INTERVAL: '24h',
 });
 const orm = await initOrm(url);
 const app = await buildApp({ env, orm, databaseUrl: url, apiRateLimitPerMinute: 1_000_000_000, logger: false });

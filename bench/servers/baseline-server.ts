@@ -338,13 +338,14 @@ app.get('/availability', async (request, reply) => {
   });
   const read = readAvailabilityRows(rows);
   if (!read) throw new HttpError(404, 'Not Found', 'Event type not found.');
-  const { eventType, hosts } = read;
+  const { eventType, hosts, connections } = read;
   const durationMin = intParam(query.duration, 'duration', eventType.durationsMin[0]!, 1, 1440);
   if (!eventType.durationsMin.includes(durationMin)) throw new HttpError(400, 'Bad Request', 'duration is not offered.');
-  if (!eventType.active) return { data: [] };
+  // What the answer knows of each host's connected calendars, as the service writes it.
+  if (!eventType.active) return { data: [], hosts: connections };
   const rules = slotRules(eventType, durationMin, new Date(), from, to);
   const starts = computeSlotStarts(rules, hosts, hostMode(eventType.kind));
-  return { data: toSlots(starts, durationMin, tz) };
+  return { data: toSlots(starts, durationMin, tz), hosts: connections };
 });
 
 // --- POST /bookings: one booking of a one_on_one event type, as the service books it (booking-creation.service.ts). ---

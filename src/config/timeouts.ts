@@ -99,8 +99,8 @@ export const CALENDAR_FETCH = {
   maxRedirects: 3,
   /** How often each instance looks for connections due a sync. */
   pollMs: 500,
-  /** Connections claimed, and synced concurrently, per poll. */
-  batch: 5,
+  /** Syncs in flight per instance, each on its own: a hung server holds one place (for requestMs at most). */
+  concurrent: 10,
   /** How long a claimed sync keeps other instances off its connection: longer than a fetch and its expansion take. */
   leaseMs: 60_000,
   /** The longest a booking waits for a stale host calendar's refresh before deciding on the stored busy times. */

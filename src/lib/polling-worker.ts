@@ -1,5 +1,5 @@
 /**
- * A loop that claims and works through batches of due jobs kept in PostgreSQL (webhook deliveries, calendar syncs):
+ * A loop that claims and works through batches of due jobs kept in PostgreSQL (webhook deliveries):
  * it polls again at once after a full batch, otherwise every `pollMs`, and stops between batches, with the batch in
  * hand told to give up through the signal.
  */
@@ -28,6 +28,66 @@ export function startPollingWorker(options: {
         });
       }
     }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      stopping.abort();
+      wake?.();
+      await loop;
+    },
+  };
+}
+
+/**
+ * A loop that keeps up to `concurrency` jobs kept in PostgreSQL in hand (calendar syncs), each running on its own:
+ * a poll claims as many as there are free places, and a job that ends frees its place at once. So a slow job
+ * holds only its own place, never the others' or the next claims. On stop, claiming ends and the jobs in hand
+ * are told to give up through the signal, then awaited.
+ */
+export function startJobPool<Job>(options: {
+  /** Claims up to `limit` due jobs. */
+  claim: (limit: number) => Promise<Job[]>;
+  run: (job: Job, signal: AbortSignal) => Promise<void>;
+  concurrency: number;
+  pollMs: number;
+  onError: (error: unknown) => void;
+}): { stop(): Promise<void> } {
+  let stopped = false;
+  let wake: (() => void) | undefined;
+  const stopping = new AbortController();
+  const running = new Set<Promise<void>>();
+  const start = (job: Job) => {
+    const done: Promise<void> = options
+      .run(job, stopping.signal)
+      .catch(options.onError)
+      .finally(() => {
+        running.delete(done);
+        wake?.();
+      });
+    running.add(done);
+  };
+  const loop = (async () => {
+    while (!stopped) {
+      const free = options.concurrency - running.size;
+      let claimed: Job[] = [];
+      if (free > 0) {
+        try {
+          claimed = await options.claim(free);
+        } catch (error) {
+          options.onError(error);
+        }
+      }
+      for (const job of claimed) start(job);
+      // A full claim may leave more due: claim again at once. Otherwise wait for the next poll or a free place.
+      if ((free === 0 || claimed.length < free) && !stopped) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, options.pollMs).unref();
+        });
+      }
+    }
+    await Promise.all(running);
   })();
   return {
     async stop() {

@@ -236,4 +236,21 @@ describe('GET /api/v2/availability', () => {
       .send({ eventTypeId, start: next.start, durationMin: 60, invitee: invitee() });
     expect(again.status).toBe(201);
   });
+
+  it('a slot offered after midnight by a week-long window books, with a step that does not divide a day', async () => {
+    const user = await createUserWithToken(t.em(), { timezone: 'UTC' });
+    const allDay = [{ start: '00:00', end: '24:00' }];
+    const week = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+    await setSchedule(t.em(), user.id, Object.fromEntries(week.map((day) => [day, allDay])));
+    const eventTypeId = await eventTypeFor(user, { durationsMin: [30], slotIntervalMin: 7 });
+    const listed = await get({ eventTypeId, from: '2026-03-02T00:00:00Z', to: '2026-03-06T00:00:00Z' }, user);
+    const tuesday = startsOf(listed).filter((start) => start.startsWith('2026-03-03T00:'));
+    // The grid starts again at Tuesday's own midnight: 00:00, 00:07, … (not where Monday's would run on to).
+    expect(tuesday.slice(0, 3)).toEqual(['2026-03-03T00:00:00.000Z', '2026-03-03T00:07:00.000Z', '2026-03-03T00:14:00.000Z']);
+    const booked = await t.http
+      .post('/api/v2/bookings')
+      .set(...bearer(user.token))
+      .send({ eventTypeId, start: tuesday[1], durationMin: 30, invitee: invitee() });
+    expect(booked.status).toBe(201);
+  });
 });

@@ -1,6 +1,7 @@
 /**
- * The slot engine as it was before the minute engine (epoch milliseconds, dates through Intl), kept unchanged
- * as the reference that test/availability/slot-engine.property.test.ts compares the new engine with.
+ * The slot engine as it was before the minute engine (epoch milliseconds, dates through Intl), kept as the
+ * reference that test/availability/slot-engine.property.test.ts compares the new engine with. One rule changed
+ * in both alike: the grid starts at each local date's own hours, not where hours running through midnight began.
  */
 import type { DateOverride, WeeklyHours } from '../../src/modules/availability/schedule.ts';
 import { WEEKDAYS } from '../../src/modules/availability/schedule.ts';
@@ -61,8 +62,7 @@ export function computeSlots(
   input: SlotRules &
     Schedule & { busy: readonly TimeRange[]; openSeats?: readonly TimeRange[] },
 ): TimeRange[] {
-  const windows = availabilityWindows(input, input.from, input.to);
-  return slotsInWindows(windows, normalizeRanges(input.busy), seatIndex(input.openSeats), input);
+  return slotsInWindows(scheduleHours(input, input.from, input.to), normalizeRanges(input.busy), seatIndex(input.openSeats), input);
 }
 
 /**
@@ -72,19 +72,20 @@ export function computeSlots(
 export function computeHostSlots(rules: SlotRules, hosts: readonly HostAvailability[], mode: 'any' | 'all'): HostSlot[] {
   if (hosts.length === 0) return [];
   if (mode === 'all') {
-    let windows = availabilityWindows(hosts[0]!.schedule, rules.from, rules.to);
+    let hours = scheduleHours(hosts[0]!.schedule, rules.from, rules.to);
     const busy: TimeRange[] = [...hosts[0]!.busy];
     for (const host of hosts.slice(1)) {
-      windows = intersectRanges(windows, availabilityWindows(host.schedule, rules.from, rules.to));
+      const own = scheduleHours(host.schedule, rules.from, rules.to);
+      hours = { windows: intersectRanges(hours.windows, own.windows), anchors: intersectRanges(hours.anchors, own.anchors) };
       busy.push(...host.busy);
     }
     const ids = hosts.map((host) => host.hostId);
-    return slotsInWindows(windows, normalizeRanges(busy), new Map(), rules).map((slot) => ({ ...slot, hostIds: [...ids] }));
+    return slotsInWindows(hours, normalizeRanges(busy), new Map(), rules).map((slot) => ({ ...slot, hostIds: [...ids] }));
   }
   const byKey = new Map<string, HostSlot>();
   for (const host of hosts) {
-    const windows = availabilityWindows(host.schedule, rules.from, rules.to);
-    for (const slot of slotsInWindows(windows, normalizeRanges(host.busy), seatIndex(host.openSeats), rules)) {
+    const hours = scheduleHours(host.schedule, rules.from, rules.to);
+    for (const slot of slotsInWindows(hours, normalizeRanges(host.busy), seatIndex(host.openSeats), rules)) {
       const key = `${slot.start}/${slot.end}`;
       const existing = byKey.get(key);
       if (existing) existing.hostIds.push(host.hostId);
@@ -99,6 +100,23 @@ export function computeHostSlots(rules: SlotRules, hosts: readonly HostAvailabil
  * margin on each side, so a window never depends on where the query starts). Sorted, non-overlapping.
  */
 export function availabilityWindows(schedule: Schedule, from: number, to: number): TimeRange[] {
+  return normalizeRanges(dateRanges(schedule, from, to));
+}
+
+interface Hours {
+  /** Where slots may lie (normalized). */
+  windows: TimeRange[];
+  /** Each local date's hours, overlapping ones merged, touching ones apart: where the grid starts. */
+  anchors: TimeRange[];
+}
+
+function scheduleHours(schedule: Schedule, from: number, to: number): Hours {
+  const ranges = dateRanges(schedule, from, to);
+  return { windows: normalizeRanges(ranges), anchors: normalizeRanges(ranges, false) };
+}
+
+/** Each local date's merged hours as instants, date by date. */
+function dateRanges(schedule: Schedule, from: number, to: number): TimeRange[] {
   const overrides = new Map<string, DateOverride['intervals']>();
   for (const override of schedule.overrides) overrides.set(override.date, override.intervals);
   const first = localDate(from - DAY, schedule.timeZone);
@@ -112,7 +130,7 @@ export function availabilityWindows(schedule: Schedule, from: number, to: number
       if (end > start) windows.push({ start, end });
     }
   }
-  return normalizeRanges(windows);
+  return windows;
 }
 
 /** Minutes after midnight of "HH:mm" (24:00 = 1440). */
@@ -134,13 +152,13 @@ function mergeMinuteIntervals(intervals: readonly { start: string; end: string }
   return merged;
 }
 
-/** Sorted by start, overlapping or touching ranges merged. */
-export function normalizeRanges(ranges: readonly TimeRange[]): TimeRange[] {
+/** Sorted by start, overlapping (and, unless told not to, touching) ranges merged. */
+export function normalizeRanges(ranges: readonly TimeRange[], mergeTouching = true): TimeRange[] {
   const sorted = ranges.filter((range) => range.end > range.start).sort((a, b) => a.start - b.start);
   const merged: TimeRange[] = [];
   for (const range of sorted) {
     const previous = merged[merged.length - 1];
-    if (previous && range.start <= previous.end) previous.end = Math.max(previous.end, range.end);
+    if (previous && (range.start < previous.end || (mergeTouching && range.start === previous.end))) previous.end = Math.max(previous.end, range.end);
     else merged.push({ start: range.start, end: range.end });
   }
   return merged;
@@ -170,12 +188,12 @@ function seatIndex(openSeats: readonly TimeRange[] | undefined): Map<number, num
 }
 
 /**
- * The grid over sorted, disjoint windows, filtered by notice, window and busy time in one sweep:
- * candidates come out in increasing order, so one pointer walks the sorted, merged busy ranges.
- * O(windows + slots + busy).
+ * The grid from each anchor's start while inside it, for slots inside the window holding the anchor, filtered by
+ * notice, window and busy time in one sweep: candidates come out in increasing order, so one pointer walks the
+ * sorted, merged busy ranges.
  */
 function slotsInWindows(
-  windows: readonly TimeRange[],
+  { windows, anchors }: Hours,
   busy: readonly TimeRange[],
   openSeats: ReadonlyMap<number, number>,
   rules: SlotRules,
@@ -188,11 +206,12 @@ function slotsInWindows(
   const earliest = Math.max(rules.from, rules.now + rules.minNoticeMin * MINUTE);
   const slots: TimeRange[] = [];
   let b = 0;
-  for (const window of windows) {
+  for (const anchor of anchors) {
+    const window = windows.find((w) => w.start <= anchor.start && anchor.end <= w.end)!;
     if (window.end <= earliest || window.start >= rules.to) continue;
     // Jump to the first grid point at or after `earliest` without walking the ones before it.
-    const skip = earliest > window.start ? Math.ceil((earliest - window.start) / step) : 0;
-    for (let start = window.start + skip * step; start + duration <= window.end; start += step) {
+    const skip = earliest > anchor.start ? Math.ceil((earliest - anchor.start) / step) : 0;
+    for (let start = anchor.start + skip * step; start < anchor.end && start + duration <= window.end; start += step) {
       const end = start + duration;
       if (end > rules.to) break;
       const bufferedStart = start - before;

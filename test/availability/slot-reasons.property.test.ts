@@ -1,8 +1,9 @@
 /**
  * The explanation of one slot against the slot list the engine returns for a whole window, over random
- * schedules, date overrides, zones with daylight-saving changes, bookings with buffers, group seats, notice,
- * booking windows, limits and teams of both kinds: a slot is explained as available exactly when the window's list has it, each host's
- * verdict matches its reasons, and every slot not offered has at least one reason. Pure: no database.
+ * schedules (hours often running through midnight), any step, date overrides, zones with daylight-saving changes,
+ * bookings with buffers, group seats, notice, booking windows, limits and teams of both kinds: a slot is explained
+ * as available exactly when the window's list has it, each host's verdict matches its reasons, and every slot not
+ * offered has at least one reason. Pure: no database.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -17,9 +18,13 @@ const ZONES = ['UTC', 'America/New_York', 'Europe/Berlin', 'Australia/Lord_Howe'
 const BASES = ['2026-03-07', '2026-03-28', '2026-04-04', '2026-10-24', '2026-10-31', '2026-06-10'].map((d) => Date.parse(`${d}T00:00:00Z`));
 
 const hhmm = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
-const intervalArb = fc
-  .tuple(fc.integer({ min: 0, max: 287 }), fc.integer({ min: 1, max: 144 }))
-  .map(([start, length]) => ({ start: hhmm(start * 5), end: hhmm(Math.min(288, start + length) * 5) }));
+/** Hours on a 5-minute grid, some from midnight (so that a day's hours often run on from the day before). */
+const intervalArb = fc.oneof(
+  fc
+    .tuple(fc.integer({ min: 0, max: 287 }), fc.integer({ min: 1, max: 144 }))
+    .map(([start, length]) => ({ start: hhmm(start * 5), end: hhmm(Math.min(288, start + length) * 5) })),
+  fc.integer({ min: 1, max: 288 }).map((end) => ({ start: '00:00', end: hhmm(end * 5) })),
+);
 const dayArb = fc.array(intervalArb, { maxLength: 3 });
 const weeklyArb = fc
   .tuple(...WEEKDAYS.map(() => dayArb))
@@ -93,9 +98,8 @@ function rulesArb(base: number) {
   return fc
     .record({
       durationMin: fc.constantFrom(15, 30, 45, 60),
-      // Steps that divide a day: where hours run on through midnight, the engine's grid runs on from the first
-      // day of the window asked for, so with a step like 7 a long window's grid and a one-slot window's differ.
-      stepMin: fc.constantFrom(5, 10, 15, 20, 30, 45, 60),
+      // Any step, also one that does not divide a day (7, 11, 25…), with hours running through midnight.
+      stepMin: fc.integer({ min: 1, max: 90 }),
       bufferBeforeMin: fc.constantFrom(0, 0, 5, 15),
       bufferAfterMin: fc.constantFrom(0, 0, 10, 30),
       minNoticeMin: fc.constantFrom(0, 0, 30, 240),

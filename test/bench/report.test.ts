@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attachRatios, evaluateTargets, type Measurement, median, medianOfRounds } from '../../bench/report/report.ts';
+import { attachRatios, calendarSyncVerdicts, evaluateTargets, type Measurement, median, medianOfRounds } from '../../bench/report/report.ts';
 
 const measured = (work: string, surface: Measurement['surface'], rps: number, p50: number, p99: number): Measurement => ({
   work,
@@ -101,5 +101,44 @@ describe('bench report', () => {
       ['node CPU per request ≤ 1.5 × baseline', 'label of me [trpc]', '1.55 (310 vs 200 µs)', false],
       ['PostgreSQL CPU per request ≤ 1.2 × baseline', 'label of me [trpc]', '1.20 (360 vs 300 µs)', true],
     ]);
+  });
+
+  it('judges a host with calendars against the same host without, surface by surface, and its p99 at one connection', () => {
+    const ms = [
+      { ...measured('calendars.bare', 'rest', 900, 2, 4), serverCpuUs: 1000 },
+      { ...measured('calendars.booked', 'rest', 900, 2, 4), serverCpuUs: 800 },
+      { ...measured('calendars.busy', 'rest', 850, 2, 4), serverCpuUs: 1000, p99Single: 4.5 },
+      { ...measured('calendars.booked', 'trpc', 900, 2, 4), serverCpuUs: 800 },
+      { ...measured('calendars.busy', 'trpc', 850, 2, 4), serverCpuUs: 900, p99Single: 5 },
+      { ...measured('calendars.rr50', 'rest', 200, 10, 30), p99Single: 49 },
+    ];
+    const verdicts = evaluateTargets(ms).filter((v) => v.subject.includes('calendars.') && !v.target.startsWith('p99 ≤'));
+    expect(verdicts.map((v) => [v.target, v.subject, v.value, v.met])).toEqual([
+      [
+        'node CPU per call ≤ 1.2 × the same host without calendars (same busy time, as bookings)',
+        'label of calendars.busy [rest]',
+        '1.25 (1000 vs 800 µs)',
+        false,
+      ],
+      ['node CPU per call ≤ 1.2 × the same host without calendars or bookings', 'label of calendars.busy [rest]', '1.00 (1000 vs 1000 µs)', true],
+      ['p99 at 1 connection < 5 ms', 'label of calendars.busy [rest]', '4.5 ms', true],
+      [
+        'node CPU per call ≤ 1.2 × the same host without calendars (same busy time, as bookings)',
+        'label of calendars.busy [trpc]',
+        '1.13 (900 vs 800 µs)',
+        true,
+      ],
+      ['p99 at 1 connection < 5 ms', 'label of calendars.busy [trpc]', '5 ms', false],
+      ['p99 at 1 connection < 50 ms', 'label of calendars.rr50 [rest]', '49 ms', true],
+    ]);
+  });
+
+  it("judges a calendar sync by the service's CPU, at most 1 s, and shows PostgreSQL's beside it", () => {
+    const judged = (serverCpuMs: number, databaseCpuMs?: number) =>
+      calendarSyncVerdicts({ serverCpuMs, ...(databaseCpuMs === undefined ? {} : { databaseCpuMs }), events: 5000, series: 200 });
+    expect(judged(640, 120)).toEqual([
+      { target: 'service CPU per sync ≤ 1000 ms', subject: 'calendar sync, 5,000 events, 200 recurring series', value: '640 ms; PostgreSQL 120 ms', met: true },
+    ]);
+    expect(judged(1001)[0]).toMatchObject({ value: '1001 ms', met: false });
   });
 });

@@ -211,6 +211,27 @@ describe('connected calendars (iCalendar feeds)', () => {
     expect((await book(host, eventTypeId, at(10))).status).toBe(201);
   });
 
+  it("the public booking page offers the same slots, and says nothing of the host's calendars", async () => {
+    const user = await createUserWithToken(t.em(), { timezone: 'UTC' });
+    await setSchedule(t.em(), user.id, EVERY_DAY_9_TO_17);
+    const eventTypeId = await eventTypeOf(user);
+    server.serve('/public.ics', (_req, res) => res.writeHead(200).end(feed([{ uid: 'p', start: at(11), end: at(12) }])));
+    const created = await create(user, { kind: 'ics', url: server.url('/public.ics'), name: 'Therapy sessions' });
+    await synced(user, created.body.id);
+    // The owner's answer says what it knows; the public one never names, counts or dates a calendar.
+    const owners = await availability(user, eventTypeId);
+    expect(owners.body.hosts).toHaveLength(1);
+    const input = { eventTypeId, from: at(0).toISOString(), to: at(24).toISOString() };
+    const publicly = await t.http.get('/trpc/publicBooking.availability').query({ input: JSON.stringify({ json: input }) });
+    expect(publicly.status).toBe(200);
+    const answer = publicly.body.result.data.json;
+    expect(Object.keys(answer)).toEqual(['data']);
+    expect(answer.data).toEqual(owners.body.data);
+    expect(startsOf({ body: answer })).not.toContain(at(11).toISOString());
+    const text = JSON.stringify(publicly.body);
+    for (const secret of [created.body.id, created.body.calendars[0].id, 'Therapy', 'lastSyncedAt', user.id]) expect(text).not.toContain(secret);
+  });
+
   it('round robin assigns a free host; collective offers only times all hosts are free', async () => {
     const a = await createUserWithToken(t.em(), { timezone: 'UTC' });
     const b = await createUserWithToken(t.em(), { timezone: 'UTC' });
@@ -291,6 +312,20 @@ describe('connected calendars (iCalendar feeds)', () => {
     }
   });
 
+  it('stores every instance of a long series, more rows than one statement writes', async () => {
+    const user = await createUserWithToken(t.em(), { timezone: 'UTC' });
+    await setSchedule(t.em(), user.id, EVERY_DAY_9_TO_17);
+    const hourly =
+      'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VEVENT\r\nUID:hourly\r\nDTSTAMP:20260101T000000Z\r\n' +
+      `DTSTART:${icsTime(at(0))}\r\nDURATION:PT15M\r\nRRULE:FREQ=HOURLY;COUNT=6000\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n`;
+    server.serve('/hourly.ics', (_req, res) => res.writeHead(200).end(hourly));
+    const created = await create(user, { kind: 'ics', url: server.url('/hourly.ics') });
+    expect((await synced(user, created.body.id)).body.status).toBe('ok');
+    const [busy] = await t.em().execute<{ n: number }[]>('select count(*)::int as n from calendar_busy where connection_id = ?', [created.body.id]);
+    expect(busy!.n).toBe(6000);
+    expect(startsOf(await availability(user, await eventTypeOf(user)))).toEqual([]);
+  });
+
   it('a booking first refreshes a stale calendar (bounded), then decides on what it read', async () => {
     const user = await createUserWithToken(t.em(), { timezone: 'UTC' });
     await setSchedule(t.em(), user.id, EVERY_DAY_9_TO_17);
@@ -307,6 +342,51 @@ describe('connected calendars (iCalendar feeds)', () => {
     server.serve(path, (_req, res) => res.writeHead(200).end(feed([{ uid: 'new', start: at(12), end: at(13) }])));
     expect(startsOf(await availability(user, eventTypeId))).toContain(at(12).toISOString());
     expect((await book(user, eventTypeId, at(12))).status).toBe(409);
+  });
+
+  it("a reschedule, the owner's or the invitee's, first refreshes a stale calendar too", async () => {
+    const user = await createUserWithToken(t.em(), { timezone: 'UTC' });
+    await setSchedule(t.em(), user.id, EVERY_DAY_9_TO_17);
+    const eventTypeId = await eventTypeOf(user);
+    const path = '/stale-reschedule.ics';
+    let events: { uid: string; start: Date; end: Date }[] = [];
+    server.serve(path, (_req, res) => res.writeHead(200).end(feed(events)));
+    const created = await create(user, { kind: 'ics', url: server.url(path) });
+    await synced(user, created.body.id);
+    const owned = await book(user, eventTypeId, at(9));
+    expect(owned.status).toBe(201);
+    const booked = await t.http
+      .post('/trpc/publicBooking.book')
+      .send({ json: { eventTypeId, start: at(10).toISOString(), durationMin: 60, invitee: invitee() } });
+    expect(booked.status).toBe(200);
+    const token = (booked.body.result.data.json.links.manage as string).split('/').at(-1);
+    // Last synced long ago, and not due again for a while: only the reschedule's refresh can see the new events.
+    const stale = () =>
+      t.em().execute(
+        "update calendar_connection set last_attempt_at = now() - interval '1 hour', next_sync_at = now() + interval '1 hour' where id = ?",
+        [created.body.id],
+      );
+    await stale();
+    events = [{ uid: 'new', start: at(12), end: at(13) }];
+    expect(startsOf(await availability(user, eventTypeId))).toContain(at(12).toISOString());
+    const hits = server.hits(path);
+    const moved = await t.http
+      .post(`/api/v2/bookings/${owned.body.id}/reschedule`)
+      .set(...bearer(user.token))
+      .send({ start: at(12).toISOString() });
+    expect(moved.status).toBe(409);
+    expect(server.hits(path)).toBe(hits + 1);
+
+    await stale();
+    events = [{ uid: 'later', start: at(15), end: at(16) }];
+    expect(startsOf(await availability(user, eventTypeId))).toContain(at(15).toISOString());
+    const invitees = await t.http.post('/trpc/publicBooking.rescheduleManaged').send({ json: { token, start: at(15).toISOString() } });
+    expect(invitees.status).toBe(409);
+    expect(server.hits(path)).toBe(hits + 2);
+    // A fresh calendar is not fetched again: the reschedule decides on the stored busy times at once.
+    const free = await t.http.post('/trpc/publicBooking.rescheduleManaged').send({ json: { token, start: at(14).toISOString() } });
+    expect(free.status).toBe(200);
+    expect(server.hits(path)).toBe(hits + 2);
   });
 
   it('a booking waits at most 2 s for a stale calendar whose server hangs, then decides on the stored busy times', async () => {

@@ -11,6 +11,18 @@ export const MINUTE_MS = 60_000;
 
 /** Normalizes any intervals (any order, may overlap or be empty); sorts only when the input is out of order. */
 export function normalizeIntervals(flat: ArrayLike<number>): Intervals {
+  return mergeSorted(flat, true);
+}
+
+/**
+ * Like normalizeIntervals, but intervals that only touch stay apart, each with its own start: sorted, non-empty
+ * and disjoint, not necessarily normalized.
+ */
+export function mergeOverlaps(flat: ArrayLike<number>): Intervals {
+  return mergeSorted(flat, false);
+}
+
+function mergeSorted(flat: ArrayLike<number>, joinTouching: boolean): Intervals {
   const count = flat.length >> 1;
   let ordered: ArrayLike<number> = flat;
   for (let i = 1; i < count; i++) {
@@ -20,7 +32,7 @@ export function normalizeIntervals(flat: ArrayLike<number>): Intervals {
     }
   }
   const out: Intervals = [];
-  for (let i = 0; i < count; i++) appendMerged(out, ordered[2 * i]!, ordered[2 * i + 1]!);
+  for (let i = 0; i < count; i++) appendMerged(out, ordered[2 * i]!, ordered[2 * i + 1]!, joinTouching);
   return out;
 }
 
@@ -41,11 +53,11 @@ function sortedByStart(flat: ArrayLike<number>, count: number): ArrayLike<number
 
 const INDEX_SPAN = 2 ** 21;
 
-/** Appends [start, end) to normalized `out` whose last start is at most `start`, merging when they touch. */
-function appendMerged(out: Intervals, start: number, end: number): void {
+/** Appends [start, end) to `out` whose last start is at most `start`, merging when they overlap (or touch). */
+function appendMerged(out: Intervals, start: number, end: number, joinTouching = true): void {
   if (end <= start) return;
   const last = out.length - 1;
-  if (last > 0 && start <= out[last]!) {
+  if (last > 0 && (start < out[last]! || (joinTouching && start === out[last]!))) {
     if (end > out[last]!) out[last] = end;
   } else {
     out.push(start, end);

@@ -1,10 +1,10 @@
 /**
- * A schedule (weekly hours + date overrides, in an IANA zone) as normalized intervals of epoch minutes. A date
+ * A schedule (weekly hours + date overrides, in an IANA zone) as intervals of epoch minutes. A date
  * override replaces its day's weekly hours; each edge becomes an instant by wall-clock.ts's rule. Dates are day
  * numbers (days since 1970-01-01), so a day costs integer arithmetic rather than Date objects or Intl calls: the
  * zone enters only through `offsetMinutes`, twice per day.
  */
-import { type Intervals, MINUTE_MS, normalizeIntervals } from './intervals.ts';
+import { type Intervals, mergeOverlaps, MINUTE_MS, normalizeIntervals } from './intervals.ts';
 import { type DateOverride, WEEKDAYS, type WeeklyHours } from './schedule.ts';
 import { offsetMinutes, wallClockToInstant } from './wall-clock.ts';
 
@@ -23,11 +23,29 @@ export function parseWallClock(time: string): number {
   return Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
 }
 
+/** A schedule's hours over a window, epoch minutes. */
+export interface ScheduleHours {
+  /** Normalized: a slot lies inside one of these (hours that run on through midnight join the next day's). */
+  windows: Intervals;
+  /**
+   * Each local date's own hours, never joined across midnight (sorted and disjoint, so they may touch): the slot
+   * grid starts at each one's start, wherever the window asked for begins.
+   */
+  anchors: Intervals;
+}
+
 /**
- * The schedule's availability for every local date that can touch [fromMs, toMs] (one date of margin on each
- * side, so a window never depends on where the query starts).
+ * The schedule's hours for every local date that can touch [fromMs, toMs] (one date of margin on each side, so a
+ * window never depends on where the query starts).
  */
-export function scheduleIntervals(schedule: Schedule, fromMs: number, toMs: number): Intervals {
+export function scheduleHours(schedule: Schedule, fromMs: number, toMs: number): ScheduleHours {
+  const hours = dateHours(schedule, fromMs, toMs);
+  // Hours overlap only where a daylight-saving gap moved an edge forward: those merge.
+  return { windows: normalizeIntervals(hours), anchors: mergeOverlaps(hours) };
+}
+
+/** Each local date's hours as instants, date by date (not normalized across dates). */
+function dateHours(schedule: Schedule, fromMs: number, toMs: number): Intervals {
   const zone = schedule.timeZone;
   const weekly = WEEKDAYS.map((day) => dayMinutes(schedule.weekly[day] ?? []));
   const overrides = new Map<number, Intervals>();
@@ -50,7 +68,7 @@ export function scheduleIntervals(schedule: Schedule, fromMs: number, toMs: numb
       if (end > start) out.push(start, end);
     }
   }
-  return normalizeIntervals(out);
+  return out;
 }
 
 /** One local minute (minutes since 1970-01-01 on the wall clock) as an instant, in epoch minutes. */

@@ -24,7 +24,7 @@ import {
   toHostAvailability,
 } from './availability.service.ts';
 import { formatDay, type RuleRefusal, ruleRefusal } from './booking-rules.ts';
-import { type CalendarHost, computeHostSlots, type HostAvailability, type SlotRules } from './slots.ts';
+import { type CalendarHost, computeHostSlots, type HostAvailability, hostsFreeForSlot, type SlotRules } from './slots.ts';
 
 const MINUTE = 60_000;
 
@@ -58,7 +58,7 @@ export async function decideSlot(tx: EntityManager, question: SlotQuestion, lock
   const { eventType, start, durationMin, now } = question;
   const end = start + durationMin * MINUTE;
   const rules = slotRules(eventType, durationMin, now, start, end);
-  const decide = (availability: readonly HostAvailability[]) => decideOn(eventType, rules, start, end, availability);
+  const decide = (availability: readonly HostAvailability[]) => decideOn(eventType, rules, start, availability);
   // The hosts and their busy time in one statement (the one /availability reads), unless the caller has them.
   const calendars =
     question.calendars ??
@@ -100,15 +100,9 @@ export function slotTaken(): DomainError {
   return new DomainError('conflict', 'That slot was just taken. Pick another slot from /availability.');
 }
 
-function decideOn(
-  eventType: EventTypeRecord,
-  rules: SlotRules,
-  start: number,
-  end: number,
-  availability: readonly HostAvailability[],
-): SlotDecision {
-  const offered = computeHostSlots(rules, availability, hostMode(eventType.kind)).find((slot) => slot.start === start && slot.end === end);
-  return offered ? { granted: true, hostIds: offered.hostIds } : { granted: false, refusal: explainUnavailable(eventType, availability, rules, start) };
+function decideOn(eventType: EventTypeRecord, rules: SlotRules, start: number, availability: readonly HostAvailability[]): SlotDecision {
+  const hostIds = hostsFreeForSlot(rules, availability, hostMode(eventType.kind), start);
+  return hostIds ? { granted: true, hostIds } : { granted: false, refusal: explainUnavailable(eventType, availability, rules, start) };
 }
 
 /** Why the engine would not offer this slot, in the caller's terms (all 409). */

@@ -9,14 +9,15 @@ import {
   computeSlotStarts,
   type Grid,
   gridOf,
-  hostWindows,
+  hostHours,
   joinsOpenSeat,
   keepsClear,
   noticeEdge,
   type Schedule,
   type SlotRules,
-  teamWindows,
+  teamHours,
 } from './slots.ts';
+import type { ScheduleHours } from './schedule-intervals.ts';
 import { formatDate, localDate } from './wall-clock.ts';
 import { formatDay, type RuleRefusal, ruleRefusals } from './booking-rules.ts';
 
@@ -81,7 +82,7 @@ export interface SlotExplanation {
 
 interface HostContext extends ExplainHost {
   calendar: CalendarHost;
-  windows: Intervals;
+  hours: ScheduleHours;
 }
 
 /** What every producer reads, computed once per question. */
@@ -109,7 +110,7 @@ const minimumNotice: ReasonProducer = ({ rules, start }) => {
 
 /** Each host's own hours (a date override replaces its day's weekly hours). */
 const workingHours: ReasonProducer = ({ hosts, start, end }) =>
-  hosts.filter((host) => windowAround(host.windows, start, end) === undefined).map((host) => outsideHours(host, start, end));
+  hosts.filter((host) => !fits(host.hours, start, end)).map((host) => outsideHours(host, start, end));
 
 function outsideHours(host: ExplainHost, start: number, end: number): SlotReason {
   const { timeZone, overrides } = host.schedule;
@@ -119,22 +120,22 @@ function outsideHours(host: ExplainHost, start: number, end: number): SlotReason
 }
 
 /**
- * Slots start at the start of an availability window and every step after it, on whole minutes; for a team
- * (collective) the window is the one all hosts share. Hosts outside their hours are left to workingHours.
+ * Slots start at the start of a local date's hours and every step after it, on whole minutes; for a team
+ * (collective) the hours all hosts share. Hosts outside their hours are left to workingHours.
  */
 const slotInterval: ReasonProducer = ({ rules, hosts, start, end, grid, mode }) => {
   if (!Number.isInteger(start)) return [{ kind: 'slot_interval', stepMin: grid.step }];
-  const offGrid = (windows: Intervals) => {
-    const windowStart = windowAround(windows, start, end);
-    return windowStart !== undefined && (start - windowStart) % grid.step !== 0;
+  const offGrid = (hours: ScheduleHours) => {
+    const anchor = anchorOf(hours.anchors, start);
+    return fits(hours, start, end) && anchor !== undefined && (start - anchor) % grid.step !== 0;
   };
   if (mode === 'all') {
-    const everyoneWorks = hosts.every((host) => windowAround(host.windows, start, end) !== undefined);
-    return everyoneWorks && offGrid(teamWindows(rules, hosts.map((host) => host.calendar)))
+    const everyoneWorks = hosts.every((host) => fits(host.hours, start, end));
+    return everyoneWorks && offGrid(teamHours(rules, hosts.map((host) => host.calendar)))
       ? [{ kind: 'slot_interval', stepMin: grid.step }]
       : [];
   }
-  return hosts.filter((host) => offGrid(host.windows)).map((host) => ({ kind: 'slot_interval', stepMin: grid.step, hostId: host.hostId }));
+  return hosts.filter((host) => offGrid(host.hours)).map((host) => ({ kind: 'slot_interval', stepMin: grid.step, hostId: host.hostId }));
 };
 
 /**
@@ -196,7 +197,7 @@ export function explainSlot(facts: SlotQuestionFacts): SlotExplanation {
   const { rules, mode } = facts;
   const hosts = facts.hosts.map((host): HostContext => {
     const calendar = toEngineHost(host);
-    return { ...host, calendar, windows: hostWindows(rules, calendar) };
+    return { ...host, calendar, hours: hostHours(rules, calendar) };
   });
   const slot: SlotContext = {
     rules,
@@ -229,8 +230,15 @@ export function toEngineHost(host: ExplainHost): CalendarHost {
   return { hostId: host.hostId, schedule: host.schedule, busy: normalizeIntervals(busy), openSeats, counted: host.counted };
 }
 
-/** The start of the window that holds [start, end), if one does. */
-function windowAround(windows: Intervals, start: number, end: number): number | undefined {
-  for (let i = 0; i < windows.length; i += 2) if (windows[i]! <= start && end <= windows[i + 1]!) return windows[i];
+/** Whether one of the windows holds [start, end). */
+function fits(hours: ScheduleHours, start: number, end: number): boolean {
+  const { windows } = hours;
+  for (let i = 0; i < windows.length; i += 2) if (windows[i]! <= start && end <= windows[i + 1]!) return true;
+  return false;
+}
+
+/** The start of the anchor holding `start`, if one does: the grid a start there lies on. */
+function anchorOf(anchors: Intervals, start: number): number | undefined {
+  for (let i = 0; i < anchors.length; i += 2) if (anchors[i]! <= start && start < anchors[i + 1]!) return anchors[i];
   return undefined;
 }

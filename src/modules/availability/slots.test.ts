@@ -6,6 +6,7 @@ import {
   computeHostSlots,
   computeSlots,
   type HostAvailability,
+  hostsFreeForSlot,
   type Schedule,
   type SlotRules,
   type TimeRange,
@@ -137,6 +138,35 @@ describe('computeSlots: grid and window', () => {
       `${MONDAY}T09:00:00.000Z`,
       `${MONDAY}T10:00:00.000Z`,
       `${MONDAY}T23:00:00.000Z`,
+      '2026-03-03T00:00:00.000Z',
+    ]);
+  });
+});
+
+describe('computeSlots: hours through midnight', () => {
+  const allDay: Schedule = { weekly: everyDay('00:00', '24:00'), overrides: [], timeZone: 'UTC' };
+
+  it('starts the grid again at each local midnight, whatever window is asked for, with a step that does not divide a day', () => {
+    const r = rules({ stepMin: 7, from: at(`${MONDAY}T00:00:00Z`), to: at('2026-03-06T00:00:00Z') });
+    const week = starts(slots(allDay, r));
+    // 1440 = 205 × 7 + 5: the last start of Monday is 23:55, and Tuesday's grid starts at its own midnight.
+    expect(week).toContain(`${MONDAY}T23:55:00.000Z`);
+    expect(week).toContain('2026-03-03T00:00:00.000Z');
+    expect(week).toContain('2026-03-03T00:07:00.000Z');
+    expect(week).not.toContain('2026-03-03T00:04:00.000Z');
+    const tuesday = starts(slots(allDay, { ...r, from: at('2026-03-03T00:00:00Z'), to: at('2026-03-03T01:00:00Z') }));
+    expect(tuesday.slice(0, 2)).toEqual(['2026-03-03T00:00:00.000Z', '2026-03-03T00:07:00.000Z']);
+    expect(hostsFreeForSlot(r, [{ hostId: 'h', schedule: allDay, busy: [] }], 'any', at('2026-03-03T00:07:00Z'))).toEqual(['h']);
+    expect(hostsFreeForSlot(r, [{ hostId: 'h', schedule: allDay, busy: [] }], 'any', at('2026-03-03T00:04:00Z'))).toBeUndefined();
+  });
+
+  it('still offers a slot that runs on past midnight into the next day\'s hours', () => {
+    const night: Schedule = { weekly: { ...EMPTY_WEEK, monday: [{ start: '22:00', end: '24:00' }], tuesday: [{ start: '00:00', end: '02:00' }] }, overrides: [], timeZone: 'UTC' };
+    const result = slots(night, rules({ durationMin: 90, stepMin: 45, from: at(`${MONDAY}T00:00:00Z`), to: at('2026-03-04T00:00:00Z') }));
+    expect(starts(result)).toEqual([
+      `${MONDAY}T22:00:00.000Z`,
+      `${MONDAY}T22:45:00.000Z`,
+      `${MONDAY}T23:30:00.000Z`,
       '2026-03-03T00:00:00.000Z',
     ]);
   });

@@ -1,9 +1,9 @@
 /**
  * The slot engine: pure functions from a schedule, the event type's rules and the hosts' busy time to the
- * bookable slots of a window. Everything arrives as arguments, so the same function decides what /availability
- * offers and what POST /bookings accepts: a slot offered is a slot bookable. Time is whole epoch minutes over
- * normalized interval lists (intervals.ts), so a call is linear in days + busy intervals + slots. The rules (grid,
- * buffers, notice, window, seats, teams) are in docs/decisions.md, "Schedules and availability".
+ * bookable slots of a window, so the same function decides what /availability offers and what POST /bookings
+ * accepts. The grid starts at each local date's own hours, never where the window asked for begins, so windows
+ * agree where they overlap. Time is whole epoch minutes over normalized interval lists (intervals.ts): a call is
+ * linear in days + busy intervals + slots. The rules: docs/decisions.md, "Schedules and availability".
  */
 import {
   busyMinutes,
@@ -13,7 +13,7 @@ import {
   normalizeIntervals,
   unionIntervals,
 } from './intervals.ts';
-import { type Schedule, scheduleIntervals } from './schedule-intervals.ts';
+import { type Schedule, scheduleHours, type ScheduleHours } from './schedule-intervals.ts';
 import type { BookingLimits, BookingWindow } from '../event-types/event-type.rows.ts';
 import { startAllowance, teamAllowance } from './booking-rules.ts';
 
@@ -74,13 +74,13 @@ export function computeSlotStarts(rules: SlotRules, hosts: readonly CalendarHost
 }
 
 function hostStarts(rules: SlotRules, host: CalendarHost, grid: Grid): number[] {
-  return gridStarts(hostWindows(rules, host), host.busy, host.openSeats, grid, hostAllowance(rules, host));
+  return gridStarts(hostHours(rules, host), host.busy, host.openSeats, grid, hostAllowance(rules, host));
 }
 
 /** Collective: the grid over the intersection of the hosts' availability, with everyone's busy time. */
 function collectiveStarts(rules: SlotRules, hosts: readonly CalendarHost[], grid: Grid): number[] {
   const allowance = teamAllowance(hosts.map((host) => hostAllowance(rules, host)));
-  return gridStarts(teamWindows(rules, hosts), unionIntervals(hosts.map((host) => host.busy)), undefined, grid, allowance);
+  return gridStarts(teamHours(rules, hosts), unionIntervals(hosts.map((host) => host.busy)), undefined, grid, allowance);
 }
 
 /** Where the host's slots may start under the booking window and limits; undefined when there are none. */
@@ -88,16 +88,23 @@ export function hostAllowance(rules: SlotRules, host: CalendarHost): Intervals |
   return startAllowance(rules, host.schedule.timeZone, host.counted);
 }
 
-/** A host's availability windows for the rules' window: where its slot grid starts. */
-export function hostWindows(rules: SlotRules, host: CalendarHost): Intervals {
-  return scheduleIntervals(host.schedule, rules.from, rules.to);
+/** A host's hours for the rules' window: where its slots may lie, and where its grid starts. */
+export function hostHours(rules: SlotRules, host: CalendarHost): ScheduleHours {
+  return scheduleHours(host.schedule, rules.from, rules.to);
 }
 
-/** Collective: the windows where every host is available (the grid starts at each of them). */
-export function teamWindows(rules: SlotRules, hosts: readonly CalendarHost[]): Intervals {
-  let windows = hostWindows(rules, hosts[0]!);
-  for (const host of hosts.slice(1)) windows = intersectIntervals(windows, hostWindows(rules, host));
-  return windows;
+/**
+ * Collective: where every host is available, and the grid's anchors there (the hosts' anchors intersected: the
+ * grid starts again where any host's local date does).
+ */
+export function teamHours(rules: SlotRules, hosts: readonly CalendarHost[]): ScheduleHours {
+  let { windows, anchors } = hostHours(rules, hosts[0]!);
+  for (const host of hosts.slice(1)) {
+    const own = hostHours(rules, host);
+    windows = intersectIntervals(windows, own.windows);
+    anchors = intersectIntervals(anchors, own.anchors);
+  }
+  return { windows, anchors };
 }
 
 /** Busy time [busyStart, busyEnd) (minutes) stays clear of the slot at `start` with the event type's buffers. */
@@ -140,31 +147,34 @@ export function gridOf(rules: SlotRules): Grid | undefined {
 }
 
 /**
- * The grid over normalized windows, filtered by notice, window, busy time and the booking rules' allowance in one
- * sweep: starts come out in increasing order, so one pointer walks the normalized busy intervals and another the
- * allowance. O(windows + slots + busy + allowance).
+ * The grid from each anchor's start, while it is inside the anchor, for slots that fit the window holding it;
+ * filtered by notice, window, busy time and the booking rules' allowance in one sweep: starts come out in
+ * increasing order, so one pointer walks the normalized busy intervals and another the allowance.
  */
 function gridStarts(
-  windows: Intervals,
+  hours: ScheduleHours,
   busy: Intervals,
   openSeats: ReadonlyMap<number, number> | undefined,
   grid: Grid,
   allowed?: Intervals,
 ): number[] {
+  const { windows, anchors } = hours;
   const { duration, step, before, earliest, latestEnd } = grid;
   const starts: number[] = [];
   let b = 0;
-  let a = 0;
-  for (let w = 0; w < windows.length; w += 2) {
-    const windowStart = windows[w]!;
-    if (windowStart + duration > latestEnd) break;
+  let w = 0;
+  let l = 0;
+  for (let a = 0; a < anchors.length; a += 2) {
+    const anchor = anchors[a]!;
+    if (anchor + duration > latestEnd) break;
+    while (windows[w + 1]! <= anchor) w += 2;
     // Jump to the first grid point at or after `earliest` without walking the ones before it.
-    const skip = earliest > windowStart ? Math.ceil((earliest - windowStart) / step) : 0;
-    const lastStart = Math.min(windows[w + 1]!, latestEnd) - duration;
-    for (let start = windowStart + skip * step; start <= lastStart; start += step) {
+    const skip = earliest > anchor ? Math.ceil((earliest - anchor) / step) : 0;
+    const lastStart = Math.min(anchors[a + 1]! - 1, Math.min(windows[w + 1]!, latestEnd) - duration);
+    for (let start = anchor + skip * step; start <= lastStart; start += step) {
       if (allowed) {
-        while (a < allowed.length && allowed[a + 1]! <= start) a += 2;
-        if (a >= allowed.length || allowed[a]! > start) continue;
+        while (l < allowed.length && allowed[l + 1]! <= start) l += 2;
+        if (l >= allowed.length || allowed[l]! > start) continue;
       }
       const bufferedStart = start - before;
       while (b < busy.length && busy[b + 1]! <= bufferedStart) b += 2;
@@ -229,9 +239,19 @@ export function computeHostSlots(rules: SlotRules, hosts: readonly HostAvailabil
     .map((start) => ({ start: start * MINUTE_MS, end: start * MINUTE_MS + duration, hostIds: free.get(start)! }));
 }
 
+/**
+ * The one-slot decision of booking creation: the hosts free for exactly [start, start + duration) when the engine
+ * is asked for that slot's own window (undefined when it does not offer it). The grid does not depend on the
+ * window, so this agrees with every list that holds the slot.
+ */
+export function hostsFreeForSlot(rules: SlotRules, hosts: readonly HostAvailability[], mode: 'any' | 'all', start: number): string[] | undefined {
+  const own = { ...rules, from: start, to: start + rules.durationMin * MINUTE_MS };
+  return computeHostSlots(own, hosts, mode).find((slot) => slot.start === start)?.hostIds;
+}
+
 /** A schedule's availability windows as instants (sorted, disjoint), for every local date touching [from, to]. */
 export function availabilityWindows(schedule: Schedule, from: number, to: number): TimeRange[] {
-  const windows = scheduleIntervals(schedule, from, to);
+  const { windows } = scheduleHours(schedule, from, to);
   const ranges: TimeRange[] = [];
   for (let i = 0; i < windows.length; i += 2) ranges.push({ start: windows[i]! * MINUTE_MS, end: windows[i + 1]! * MINUTE_MS });
   return ranges;

@@ -3,6 +3,7 @@ import { scopedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
 import { EXAMPLE } from '../../lib/examples.ts';
 import { confirmBooking, declineBooking } from './booking-confirmation.service.ts';
+import { staleRefreshOf } from '../calendars/calendar-sync.ts';
 import { setBookingNoShow } from './booking-no-show.service.ts';
 import { rescheduleBooking } from './booking-reschedule.service.ts';
 import { BookingSchema } from './bookings.schemas.ts';
@@ -66,6 +67,7 @@ export const bookingChangesRouter = router({
         now: ctx.clock.now(),
         deadline: ctx.request.deadline,
         idempotency: ctx.idempotency,
+        calendarRefresh: staleRefreshOf(ctx.env, ctx.clock),
       });
       return result.booking;
     }),

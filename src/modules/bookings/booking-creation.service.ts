@@ -53,8 +53,7 @@ export async function createBooking(
   input: CreateBookingInput,
   options: CreateBookingOptions,
 ): Promise<CreateBookingResult> {
-  // Outside the transaction and before the hosts' turn: the refresh may wait on a calendar server (bounded).
-  if (options.calendarRefresh) await refreshStaleCalendars(em, input.eventTypeId, options.calendarRefresh);
+  await refreshBeforeDeciding(em, input.eventTypeId, options.calendarRefresh);
   const hash = options.idempotency ? requestHash(input) : '';
   // Without an Idempotency-Key there is no stored response to replay first, so step 2's read (and its 404) comes
   // before the booking queues for its hosts' turn and opens its transaction: bookings of one host take turns for
@@ -70,6 +69,14 @@ export async function createBooking(
     if (options.idempotency) await storeIdempotentResponse(tx, options.idempotency, { status: 201, body: booking });
     return { status: 201, booking, replayed: false };
   }, options.deadline, hostsHintKey(input.eventTypeId, options.caller));
+}
+
+/**
+ * Before a booking or a reschedule decides: the event type's hosts' calendars synced too long ago are refreshed,
+ * with a bounded wait. Outside the transaction and before the hosts' turn: it may wait on a calendar server.
+ */
+export async function refreshBeforeDeciding(em: EntityManager, eventTypeId: string, refresh: StaleRefresh | undefined): Promise<void> {
+  if (refresh) await refreshStaleCalendars(em, eventTypeId, refresh);
 }
 
 /**

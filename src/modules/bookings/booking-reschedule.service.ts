@@ -11,7 +11,8 @@ import { toDate } from '../../lib/sql-values.ts';
 import { findEventType, loadHosts } from '../availability/availability.service.ts';
 import { releaseBusyBlocks } from './busy-blocks.ts';
 import { refreshContacts } from '../contacts/contacts.projection.ts';
-import { assertBookable } from './booking-creation.service.ts';
+import type { StaleRefresh } from '../calendars/calendar-sync.ts';
+import { assertBookable, refreshBeforeDeciding } from './booking-creation.service.ts';
 import { reserveSlot } from './slot-reservation.ts';
 import { bookingTransaction, lockHostCalendars } from './booking-transaction.ts';
 import { readBooking, readBookingRow } from './booking.rows.ts';
@@ -30,7 +31,9 @@ export interface RescheduleOptions {
   now: Date;
   idempotency?: IdempotencyScope;
   /** The request's deadline: once it has passed, the transaction rolls back instead of committing. */
-  deadline?: AbortSignal;
+  deadline?: AbortSignal | undefined;
+  /** Refreshes the hosts' connected calendars synced too long ago, with a bounded wait, before the slot is decided. */
+  calendarRefresh?: StaleRefresh | undefined;
 }
 
 export interface RescheduleResult {
@@ -45,6 +48,11 @@ export async function rescheduleBooking(
   input: RescheduleInput,
   options: RescheduleOptions,
 ): Promise<RescheduleResult> {
+  if (options.calendarRefresh) {
+    // Read outside the transaction: an unknown booking is left to its 404 inside.
+    const current = await readBookingRow(em, ownerId, input.id);
+    if (current) await refreshBeforeDeciding(em, current.event_type_id, options.calendarRefresh);
+  }
   // The operation is part of the hash: a key used for another kind of request is never replayed here.
   const hash = options.idempotency ? requestHash({ operation: 'reschedule', ...input }) : '';
   return bookingTransaction(em, async (tx) => {

@@ -9,7 +9,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Env } from '../../config/env.ts';
 import { CALENDAR_FETCH } from '../../config/timeouts.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { startPollingWorker } from '../../lib/polling-worker.ts';
+import { startJobPool } from '../../lib/polling-worker.ts';
 import { openSecret } from '../../lib/sealed-secrets.ts';
 import { expandBusy, InvalidCalendarError } from './busy-expansion.ts';
 import { fetchFeed, type FeedValidators } from './feed-fetch.ts';
@@ -61,7 +61,7 @@ type Outcome =
   | { kind: 'failed'; error: string };
 
 /** Claims up to `limit` due connections (only `ids`, when given) for this sync. */
-async function claim(em: EntityManager, settings: SyncSettings, limit: number, ids?: string[]): Promise<ClaimedConnection[]> {
+async function claim(em: EntityManager, settings: SyncSettings, limit: number, ids?: readonly string[]): Promise<ClaimedConnection[]> {
   const now = settings.clock.now();
   const lease = new Date(now.getTime() + settings.leaseMs);
   const rows = await em.execute<Omit<ClaimedConnection, 'lease'>[]>(
@@ -131,18 +131,26 @@ async function record(em: EntityManager, connection: ClaimedConnection, outcome:
     );
     if (held.length === 0 || outcome.kind !== 'busy') return;
     await tx.execute('delete from calendar_busy where connection_id = ?', [connection.id], 'run');
-    if (outcome.intervals.length === 0) return;
-    const intervals = JSON.stringify(outcome.intervals.map(({ start, end }) => ({ s: start.toISOString(), e: end.toISOString() })));
-    await tx.execute(
-      `insert into calendar_busy (host_id, connection_id, calendar_id, busy, counts)
-       select ?, cal.connection_id, cal.id, tstzrange(t.s, t.e), cal.busy
-         from connected_calendar cal, jsonb_to_recordset(?::jsonb) as t(s timestamptz, e timestamptz)
-        where cal.connection_id = ?`,
-      [connection.owner_id, intervals, connection.id],
-      'run',
-    );
+    for (let i = 0; i < outcome.intervals.length; i += INSERT_CHUNK) {
+      const chunk = outcome.intervals.slice(i, i + INSERT_CHUNK);
+      const intervals = JSON.stringify(chunk.map(({ start, end }) => ({ s: start.toISOString(), e: end.toISOString() })));
+      await tx.execute(
+        `insert into calendar_busy (host_id, connection_id, calendar_id, busy, counts)
+         select ?, cal.connection_id, cal.id, tstzrange(t.s, t.e), cal.busy
+           from connected_calendar cal, jsonb_to_recordset(?::jsonb) as t(s timestamptz, e timestamptz)
+          where cal.connection_id = ?`,
+        [connection.owner_id, intervals, connection.id],
+        'run',
+      );
+    }
   });
 }
+
+/**
+ * Busy rows per INSERT: a year of a large feed is tens of thousands of rows, which in one statement could outlast
+ * the statement timeout on a loaded server (and the sync would never be written); each chunk stays far inside it.
+ */
+const INSERT_CHUNK = 4_000;
 
 async function syncClaimed(em: EntityManager, connection: ClaimedConnection, settings: SyncSettings, signal?: AbortSignal): Promise<void> {
   const outcome = await fetchAndExpand(em, connection, settings, signal);
@@ -151,25 +159,29 @@ async function syncClaimed(em: EntityManager, connection: ClaimedConnection, set
   await record(em, connection, outcome, settings);
 }
 
-/** Syncs the due connections one poll can take; returns how many it claimed. */
-export async function syncDueConnections(em: EntityManager, settings: SyncSettings, signal?: AbortSignal): Promise<number> {
-  const claimed = await claim(em, settings, CALENDAR_FETCH.batch);
-  await Promise.all(claimed.map((connection) => syncClaimed(em, connection, settings, signal)));
-  return claimed.length;
-}
-
-/** Starts the polling loop of one instance; `emOf` hands out a fresh EntityManager per poll. */
+/**
+ * Starts the sync loop of one instance; `emOf` hands out a fresh EntityManager per claim and per sync. Each claimed
+ * connection syncs on its own (CALENDAR_FETCH.concurrent at most at once): a hung server holds only its own place.
+ */
 export function startCalendarSyncWorker(options: {
   emOf: () => EntityManager;
   settings: SyncSettings;
   onError: (error: unknown) => void;
 }): { stop(): Promise<void> } {
-  return startPollingWorker({
-    runBatch: (signal) => syncDueConnections(options.emOf(), options.settings, signal),
-    batch: CALENDAR_FETCH.batch,
+  return startJobPool({
+    claim: (limit) => claim(options.emOf(), options.settings, limit),
+    run: (connection, signal) => syncClaimed(options.emOf(), connection, options.settings, signal),
+    concurrency: CALENDAR_FETCH.concurrent,
     pollMs: CALENDAR_FETCH.pollMs,
     onError: options.onError,
   });
+}
+
+/** Syncs these connections now, unless another sync holds one; resolves when every sync this call took has ended. */
+export async function syncConnections(em: EntityManager, settings: SyncSettings, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const claimed = await claim(em, settings, ids.length, [...ids]);
+  await Promise.all(claimed.map((connection) => syncClaimed(em.fork(), connection, settings)));
 }
 
 export interface StaleRefresh {
@@ -198,8 +210,7 @@ export async function refreshStaleCalendars(em: EntityManager, eventTypeId: stri
     [eventTypeId, eventTypeId, new Date(now.getTime() - refresh.maxStalenessMs), now],
   );
   if (stale.length === 0) return;
-  const claimed = await claim(em, refresh.settings, stale.length, stale.map((row) => row.id));
-  const syncs = Promise.all(claimed.map((connection) => syncClaimed(em.fork(), connection, refresh.settings)));
+  const syncs = syncConnections(em, refresh.settings, stale.map((row) => row.id));
   let timer: NodeJS.Timeout | undefined;
   const waited = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, refresh.waitMs);

@@ -10,6 +10,7 @@ import { generateToken, hashToken, looksLikeToken } from '../../lib/secrets.ts';
 import { type SqlTimestamp, toDate } from '../../lib/sql-values.ts';
 import { formatInZone } from '../availability/wall-clock.ts';
 import { rescheduleBooking } from '../bookings/booking-reschedule.service.ts';
+import type { StaleRefresh } from '../calendars/calendar-sync.ts';
 import { readBooking } from '../bookings/booking.rows.ts';
 import type { Booking } from '../bookings/bookings.schemas.ts';
 import { cancelBooking } from '../bookings/bookings.service.ts';
@@ -185,11 +186,12 @@ export async function cancelManagedBooking(
 export async function rescheduleManagedBooking(
   em: EntityManager,
   input: { token: string; start: string },
-  options: { now: Date; deadline?: AbortSignal | undefined; siteUrl: string },
+  options: { now: Date; deadline?: AbortSignal | undefined; siteUrl: string; calendarRefresh?: StaleRefresh },
 ): Promise<ManagedBooking> {
   const { row, booking } = await findManaged(em, input.token);
   assertBeforeNotice('reschedule', booking, row.reschedule_notice_min, options.now);
-  await rescheduleBooking(em, row.owner_id, { id: row.id, start: input.start }, { now: options.now, deadline: options.deadline });
+  const { now, deadline, calendarRefresh } = options;
+  await rescheduleBooking(em, row.owner_id, { id: row.id, start: input.start }, { now, deadline, calendarRefresh });
   return getManagedBooking(em, input.token, options.siteUrl);
 }
 

@@ -1,7 +1,6 @@
 import { staleRefreshOf } from '../calendars/calendar-sync.ts';
 import { publicRateLimitedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
-import { AvailabilityOutputSchema } from '../availability/availability.schemas.ts';
 import { z } from 'zod';
 import { cancelManagedBooking, getManagedBooking, rescheduleManagedBooking } from './managed-booking.service.ts';
 import {
@@ -11,6 +10,7 @@ import {
   ManagedBookingSchema,
   ManageTokenSchema,
   PublicAvailabilityInputSchema,
+  PublicAvailabilityOutputSchema,
   PublicBookingInputSchema,
   PublicBookingResultSchema,
   PublicEventTypeInputSchema,
@@ -31,7 +31,7 @@ export const publicBookingRouter = router({
 
   availability: publicRateLimitedProcedure
     .input(PublicAvailabilityInputSchema)
-    .output(AvailabilityOutputSchema)
+    .output(PublicAvailabilityOutputSchema)
     .query(({ ctx, input }) => getPublicAvailability(ctx.em, input, ctx.clock.now())),
 
   book: publicRateLimitedProcedure
@@ -65,7 +65,12 @@ export const publicBookingRouter = router({
     .input(RescheduleManagedBookingInputSchema)
     .output(ManagedBookingSchema)
     .mutation(({ ctx, input }) =>
-      rescheduleManagedBooking(ctx.em, input, { now: ctx.clock.now(), deadline: ctx.request.deadline, siteUrl: ctx.env.SITE_URL }),
+      rescheduleManagedBooking(ctx.em, input, {
+        now: ctx.clock.now(),
+        deadline: ctx.request.deadline,
+        siteUrl: ctx.env.SITE_URL,
+        calendarRefresh: staleRefreshOf(ctx.env, ctx.clock),
+      }),
     ),
 
   captureLead: publicRateLimitedProcedure

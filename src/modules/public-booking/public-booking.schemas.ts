@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TimeZoneSchema } from '../../lib/time.ts';
-import { AvailabilityInputSchema } from '../availability/availability.schemas.ts';
+import { AvailabilityInputSchema, AvailabilityOutputSchema } from '../availability/availability.schemas.ts';
 import { BookingSchema, CreateBookingInputSchema } from '../bookings/bookings.schemas.ts';
 import { EventTypeSchema } from '../event-types/event-types.schemas.ts';
 
@@ -31,6 +31,11 @@ export const PublicAvailabilityInputSchema = AvailabilityInputSchema.safeExtend(
 });
 
 export type PublicAvailabilityInput = z.infer<typeof PublicAvailabilityInputSchema>;
+
+/** The slots alone: the public never sees the hosts' connected calendars (docs/decisions.md, "Connected calendars"). */
+export const PublicAvailabilityOutputSchema = AvailabilityOutputSchema.pick({ data: true });
+
+export type PublicAvailabilityOutput = z.infer<typeof PublicAvailabilityOutputSchema>;
 
 /** POST /bookings's body, plus the private link key of a secret event type. */
 export const PublicBookingInputSchema = CreateBookingInputSchema.extend({ key: PrivateLinkKeySchema });

@@ -9,7 +9,6 @@ import { timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { notFound } from '../../lib/errors.ts';
 import { hashToken } from '../../lib/secrets.ts';
-import type { AvailabilityOutput } from '../availability/availability.schemas.ts';
 import { findEventType, getAvailabilityFor } from '../availability/availability.service.ts';
 import { createBooking, type CreateBookingResult } from '../bookings/booking-creation.service.ts';
 import type { IdempotencyScope } from '../../lib/idempotency-key.ts';
@@ -22,6 +21,7 @@ import type {
   EventTypeAccess,
   InviteeLinks,
   PublicAvailabilityInput,
+  PublicAvailabilityOutput,
   PublicBookingInput,
   PublicEventType,
   PublicEventTypeInput,
@@ -86,8 +86,9 @@ export async function getPublicAvailability(
   em: EntityManager,
   { key, manageToken, ...input }: PublicAvailabilityInput,
   now: Date,
-): Promise<AvailabilityOutput> {
-  return getAvailabilityFor(em, await findPublicEventType(em, input.eventTypeId, { key, manageToken }), input, now);
+): Promise<PublicAvailabilityOutput> {
+  const { data } = await getAvailabilityFor(em, await findPublicEventType(em, input.eventTypeId, { key, manageToken }), input, now);
+  return { data };
 }
 
 /**
