@@ -5,7 +5,7 @@ import { createPersonalAccessToken } from '../../src/identity/personal-access-to
 import { ALL_SCOPES } from '../../src/identity/scopes.ts';
 import { newId } from '../../src/lib/ids.ts';
 import { mondayOf } from '../../web/src/dashboard/availability/week.ts';
-import { formatWhen } from '../../web/src/dashboard/format.ts';
+import { formatDateTime } from '../../web/src/time.ts';
 import { addDays, dateKey, type LocalDate, localDateOf, localInstant, weekdayIndex } from '../../web/src/time.ts';
 import { type FeedHandler, startFeedServer } from '../calendars/feed-server.ts';
 import type { TestApp } from '../helpers/app.ts';
@@ -117,7 +117,7 @@ describe('connected calendars in the dashboard (browser)', () => {
       await item.getByText('Pending', { exact: true }).waitFor();
       await item.getByText('Synced', { exact: true }).waitFor();
       const [connection] = (await rest('/api/v2/calendar-connections')).body.data as { id: string; lastSyncedAt: string }[];
-      expect(await item.getByTestId('last-sync').textContent()).toBe(formatWhen(connection!.lastSyncedAt, ZONE));
+      expect(await item.getByTestId('last-sync').textContent()).toBe(formatDateTime(connection!.lastSyncedAt, ZONE));
       expect(await item.textContent()).toContain('/….ics');
       expect(await page.content()).not.toContain(SECRET);
       expect(await item.getByRole('checkbox', { name: 'Receives bookings (read-only feed) for Work' }).isDisabled()).toBe(true);
@@ -207,7 +207,7 @@ describe('connected calendars in the dashboard (browser)', () => {
       await page.getByTestId('busy-block').filter({ hasText: 'Booked' }).waitFor();
       await page.getByTestId('calendars-note').filter({ hasText: 'Includes 1 connected calendar' }).waitFor();
 
-      const cell = (instant: number, state = '') => page.getByRole('button', { name: `${formatWhen(new Date(instant).toISOString(), ZONE)}${state}`, exact: true });
+      const cell = (instant: number, state = '') => page.getByRole('button', { name: `${formatDateTime(new Date(instant).toISOString(), ZONE)}${state}`, exact: true });
       const panel = page.getByTestId('explain-panel');
       await cell(at(10), ', busy: Work').click();
       await panel.getByText('Busy in your calendar “Work” (calendar connection).').waitFor();

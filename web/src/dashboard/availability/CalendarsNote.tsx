@@ -1,5 +1,5 @@
 import type { RouterOutputs as Outputs } from '../../api.ts';
-import { formatWhen } from '../format.ts';
+import { formatDateTime } from '../../time.ts';
 import { followLink } from '../router.ts';
 
 type HostConnection = NonNullable<Outputs['availability']['get']['hosts']>[number]['connections'][number];
@@ -24,7 +24,7 @@ export function CalendarsNote({ connections, timeZone }: { connections: HostConn
   return (
     <p className="week-note" data-testid="calendars-note">
       Includes {calendars}
-      {oldest ? `, as synced ${connections.length === 1 ? '' : 'at the earliest '}${formatWhen(oldest, timeZone)}` : ''}.
+      {oldest ? `, as synced ${connections.length === 1 ? '' : 'at the earliest '}${formatDateTime(oldest, timeZone)}` : ''}.
       {count('error') > 0 && ` ${count('error')} failed its last sync; its last good busy times still count.`}
       {count('pending') > 0 && ` ${count('pending')} is still syncing for the first time.`} {link}
     </p>

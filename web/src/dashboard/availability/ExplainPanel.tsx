@@ -1,5 +1,5 @@
 import { Spinner } from '../../components/ui.tsx';
-import { formatTime, formatWhen } from '../format.ts';
+import { formatDateTime, formatTime } from '../../time.ts';
 import { type Explanation, reasonText } from './reason-text.ts';
 
 /** What the panel explains: the time clicked, for which event type. */
@@ -17,10 +17,10 @@ export function ExplainPanel(props: {
   timeZone: string;
 }) {
   const { target, explanation, timeZone } = props;
-  const context = { userId: props.userId, formatWhen: (iso: string) => formatWhen(iso, timeZone) };
+  const context = { userId: props.userId, formatWhen: (iso: string) => formatDateTime(iso, timeZone) };
   return (
     <section className="explain-panel" aria-labelledby="explain-title" aria-live="polite" data-testid="explain-panel">
-      <h3 id="explain-title">{target ? formatWhen(new Date(target.instant).toISOString(), timeZone) : 'Why is a time offered?'}</h3>
+      <h3 id="explain-title">{target ? formatDateTime(new Date(target.instant).toISOString(), timeZone) : 'Why is a time offered?'}</h3>
       {!target && <p className="muted">Click a time in the week to see whether it is offered, and if not, every reason why.</p>}
       {target && props.error && <p className="notice notice-error">This time could not be explained. {props.error}</p>}
       {target && !props.error && !explanation && <Spinner label="Checking this time…" />}

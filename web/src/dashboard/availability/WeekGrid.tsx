@@ -1,7 +1,7 @@
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import type { RouterOutputs as Outputs } from '../../api.ts';
 import { dateKey, type LocalDate, minuteOfDay } from '../../time.ts';
-import { formatTime, formatWhen } from '../format.ts';
+import { formatDateTime, formatTime } from '../../time.ts';
 import {
   type BusyBlock,
   type BusyInterval,
@@ -170,7 +170,7 @@ function utcNoon(date: LocalDate): number {
 
 /** "Thu, Nov 26, 2026, 10:00 AM", then whether it is offered or busy, for screen readers. */
 function cellLabel(cell: Cell, blocks: readonly BusyBlock[], timeZone: string): string {
-  const when = formatWhen(new Date(cell.instant).toISOString(), timeZone);
+  const when = formatDateTime(new Date(cell.instant).toISOString(), timeZone);
   if (cell.offered) return `${when}, offered`;
   const busy = blocks.find((block) => block.start <= cell.row && block.end > cell.row);
   return busy ? `${when}, busy: ${busy.label}` : when;

@@ -3,7 +3,8 @@ import { api } from '../../api.ts';
 import { SelectField } from '../../components/fields.tsx';
 import { ErrorNotice } from '../../components/ui.tsx';
 import { addDays, dateKey, type LocalDate, localDateOf, startOfLocalDate } from '../../time.ts';
-import { type EventTypeItem, formatDay } from '../format.ts';
+import type { EventTypeItem } from '../format.ts';
+import { formatDate } from '../../time.ts';
 import { useLoaded } from '../loaded.ts';
 import { followLink } from '../router.ts';
 import { useSession } from '../session.ts';
@@ -44,7 +45,7 @@ export function WeekView({ schedule, refreshKey }: { schedule: WeekSchedule; ref
     setMonday(next);
     setTarget(null);
   };
-  const weekLabel = `${formatDay(new Date(startOfLocalDate(monday, timeZone)).toISOString(), timeZone)} – ${formatDay(new Date(startOfLocalDate(addDays(monday, 6), timeZone)).toISOString(), timeZone)}`;
+  const weekLabel = `${formatDate(new Date(startOfLocalDate(monday, timeZone)).toISOString(), timeZone)} – ${formatDate(new Date(startOfLocalDate(addDays(monday, 6), timeZone)).toISOString(), timeZone)}`;
 
   return (
     <section className="card week-card" aria-labelledby="week-title">

@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { api, errorMessage } from '../../api.ts';
 import { TextField } from '../../components/fields.tsx';
 import { ConfirmAction, ErrorNotice } from '../../components/ui.tsx';
-import { formatWhen } from '../format.ts';
+import { formatDateTime } from '../../time.ts';
 import { useSession } from '../session.ts';
 import { type CalendarChange, CalendarSettings } from './CalendarSettings.tsx';
 import type { ConnectedCalendar, Connection } from './types.ts';
@@ -110,7 +110,7 @@ export function ConnectionItem(props: {
 }
 
 function lastSync(connection: Connection, syncing: boolean, timeZone: string): string {
-  const when = connection.lastSyncedAt ? formatWhen(connection.lastSyncedAt, timeZone) : null;
+  const when = connection.lastSyncedAt ? formatDateTime(connection.lastSyncedAt, timeZone) : null;
   if (connection.status === 'pending' && !when) return 'Syncing for the first time…';
   if (syncing) return when ? `${when} (syncing now…)` : 'Syncing now…';
   return when ?? 'Never';
