@@ -10,7 +10,7 @@ import { getServerSecret } from './server-secret.ts';
  * A sealed value reads `v1.<iv>.<ciphertext and tag>` (base64url). The version names the root secret, so a new
  * one can be introduced later (seal with v2, open v1 and v2, re-seal the rows) without a flag day.
  */
-export type SealingPurpose = 'webhook-signing-secret' | 'calendar-credentials';
+export type SealingPurpose = 'webhook-signing-secret' | 'calendar-credentials' | 'booking-manage-link';
 
 /** The `server_secret` row the v1 keys are derived from. */
 export const SEALING_ROOT_SECRET = 'sealed-secrets-v1';

@@ -77,6 +77,7 @@ describe('GET /api/v2/event-types', () => {
       active: true,
       secret: false,
       organizationId: 'org-42',
+      reminders: [{ offsetMin: 1440, to: 'invitee' }],
       createdAt: '2026-02-01T10:00:00.123Z',
       updatedAt: '2026-02-03T08:30:00.000Z',
     });
@@ -93,6 +94,7 @@ describe('GET /api/v2/event-types', () => {
       active: true,
       secret: false,
       organizationId: null,
+      reminders: [{ offsetMin: 1440, to: 'invitee' }],
       createdAt: '2026-01-15T09:00:00.000Z',
       updatedAt: '2026-01-15T09:00:00.000Z',
     });

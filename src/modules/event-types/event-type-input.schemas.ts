@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EXAMPLE } from '../../lib/examples.ts';
-import { EventTypeKindSchema } from './event-types.schemas.ts';
+import { DEFAULT_REMINDERS, EventTypeKindSchema, RemindersSchema } from './event-types.schemas.ts';
 
 /** Limits of the writable event type settings (also in the OpenAPI document through the schemas). */
 export const EVENT_TYPE_LIMITS = {
@@ -103,6 +103,7 @@ export const CreateEventTypeInputSchema = z
       minimumNoticeMin: MinimumNoticeSchema.default(0),
       slotIntervalMin: SlotIntervalSchema.default(null),
       seatsPerSlot: SeatsSchema.optional(),
+      reminders: RemindersSchema.default(() => DEFAULT_REMINDERS.map((reminder) => ({ ...reminder }))),
     },
     { error: (issue) => (issue.code === 'unrecognized_keys' ? unknownFieldsMessage(issue.keys) : undefined) },
   )
@@ -130,6 +131,7 @@ export const UpdateEventTypeInputSchema = z
       minimumNoticeMin: MinimumNoticeSchema.optional(),
       slotIntervalMin: SlotIntervalSchema.optional(),
       seatsPerSlot: SeatsSchema.optional(),
+      reminders: RemindersSchema.optional(),
     },
     { error: (issue) => (issue.code === 'unrecognized_keys' ? unknownFieldsMessage(issue.keys) : undefined) },
   )

@@ -135,8 +135,8 @@ export async function createEventType(
       await tx.execute(
         `insert into event_type (id, owner_id, name, slug, kind, durations_min, buffer_before_min, buffer_after_min,
                                  min_notice_min, slot_interval_min, seats_per_slot, color, active, secret,
-                                 private_link_key_hash, organization_id, created_at, updated_at)
-         values (?, ?, ?, ?, ?, ?::integer[], ?, ?, ?, ?, ?, ?, ?, ?, ?, null, ?, ?)`,
+                                 private_link_key_hash, organization_id, reminders, created_at, updated_at)
+         values (?, ?, ?, ?, ?, ?::integer[], ?, ?, ?, ?, ?, ?, ?, ?, ?, null, ?::jsonb, ?, ?)`,
         [
           id,
           ownerId,
@@ -153,6 +153,7 @@ export async function createEventType(
           input.active,
           input.secret,
           privateLink?.hash ?? null,
+          JSON.stringify(input.reminders),
           now,
           now,
         ],
@@ -198,6 +199,7 @@ export async function updateEventType(
       if (input.minimumNoticeMin !== undefined) set('min_notice_min', input.minimumNoticeMin);
       if (input.slotIntervalMin !== undefined) set('slot_interval_min', input.slotIntervalMin);
       if (input.seatsPerSlot !== undefined) set('seats_per_slot', input.seatsPerSlot);
+      if (input.reminders !== undefined) set('reminders', JSON.stringify(input.reminders), '::jsonb');
       let privateLink: ReturnType<typeof newPrivateLinkKey> | undefined;
       if (input.secret === true && !(current.secret && current.privateLinkKeyHash !== null)) {
         privateLink = newPrivateLinkKey();

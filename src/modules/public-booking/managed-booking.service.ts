@@ -7,7 +7,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { notFound } from '../../lib/errors.ts';
 import { generateToken, hashToken, looksLikeToken } from '../../lib/secrets.ts';
-import { type SqlTimestamp, toDate } from '../../lib/sql-values.ts';
 import { rescheduleBooking } from '../bookings/booking-reschedule.service.ts';
 import { readBooking } from '../bookings/booking.rows.ts';
 import type { Booking } from '../bookings/bookings.schemas.ts';
@@ -26,7 +25,7 @@ export function newManageToken(): { token: string; hash: string } {
 interface ManagedRow {
   id: string;
   owner_id: string;
-  updated_at: SqlTimestamp;
+  sequence: number;
   event_type_active: boolean;
   event_type_color: string;
   durations_min: number[];
@@ -41,7 +40,7 @@ interface ManagedRow {
 async function findManaged(em: EntityManager, token: string): Promise<{ row: ManagedRow; booking: Booking }> {
   if (!looksLikeToken(MANAGE_TOKEN_PREFIX, token)) throw notFound('Booking');
   const [row] = await em.execute<ManagedRow[]>(
-    `select b.id, b.owner_id, b.updated_at, et.active as event_type_active, et.color as event_type_color, et.durations_min,
+    `select b.id, b.owner_id, b.sequence, et.active as event_type_active, et.color as event_type_color, et.durations_min,
             o.name as owner_name, o.slug as owner_slug, o.timezone as owner_timezone, h.name as host_name, h.email as host_email
        from booking b
        join event_type et on et.id = b.event_type_id
@@ -95,7 +94,7 @@ function calendarFacts(siteUrl: string, booking: Booking, row: ManagedRow, descr
     location: booking.location?.value ?? null,
     description,
     canceled: booking.status === 'canceled',
-    sequence: Math.floor(toDate(row.updated_at).getTime() / 1000),
+    sequence: row.sequence,
   };
 }
 
