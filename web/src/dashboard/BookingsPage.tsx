@@ -4,6 +4,7 @@ import { SelectField, TextField } from '../components/fields.tsx';
 import { ErrorNotice, Spinner } from '../components/ui.tsx';
 import { addDays, dateKey, localDateOf } from '../time.ts';
 import { type BookingItem, dayStartIso, type EventTypeItem, formatTime, formatWhen, parseDateInput } from './format.ts';
+import { BookingMessages } from './BookingMessages.tsx';
 import { ListView } from './ListView.tsx';
 import { useLoadedList } from './loaded.ts';
 import { navigate } from './router.ts';
@@ -126,7 +127,7 @@ export function BookingsPage() {
   );
 }
 
-type Panel = 'none' | 'cancel' | 'reschedule';
+type Panel = 'none' | 'cancel' | 'reschedule' | 'messages';
 
 function BookingRow({ booking, onChanged }: { booking: BookingItem; onChanged: (booking: BookingItem) => void }) {
   const { user, onSessionLost } = useSession();
@@ -178,6 +179,11 @@ function BookingRow({ booking, onChanged }: { booking: BookingItem; onChanged: (
         )}
         {noShow && <p className="badge badge-warning">No-show</p>}
         {error && <ErrorNotice>{error}</ErrorNotice>}
+        <div className="btn-row">
+          <button type="button" className="btn btn-small" aria-expanded={panel === 'messages'} onClick={() => setPanel(panel === 'messages' ? 'none' : 'messages')}>
+            E-mails
+          </button>
+        </div>
         {active && (
           <div className="btn-row">
             {!started && (
@@ -205,6 +211,7 @@ function BookingRow({ booking, onChanged }: { booking: BookingItem; onChanged: (
         {panel === 'cancel' && (
           <CancelForm booking={booking} onDone={(changed) => { setPanel('none'); if (changed) onChanged(changed); }} />
         )}
+        {panel === 'messages' && <BookingMessages bookingId={booking.id} />}
         {panel === 'reschedule' && (
           <ReschedulePicker booking={booking} onDone={(changed) => { setPanel('none'); if (changed) onChanged(changed); }} />
         )}
