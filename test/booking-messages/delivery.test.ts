@@ -168,6 +168,40 @@ describe('e-mail through a real SMTP server', () => {
   });
 });
 
+describe('an instance that dies between sending and recording', () => {
+  it('leaves its claim to run out; the message is sent again once, with the same Message-ID', async () => {
+    const mail = await startMailServer();
+    const t = await startTestApp({ env: { SMTP_URL: mail.url } });
+    try {
+      const host = await createUserWithToken(t.em(), { timezone: 'UTC' });
+      await setSchedule(t.em(), host.id, EVERY_DAY);
+      const eventType = await t.http.post('/api/v2/event-types').set(...bearer(host.token)).send({ name: 'Call', durationsMin: [30], reminders: [] });
+      const res = await t.http
+        .post('/api/v2/bookings')
+        .set(...bearer(host.token))
+        .send({ eventTypeId: eventType.body.id, start: startIn(2, 15), durationMin: 30, invitee: { name: 'Di', email: 'di.crash@example.test', timezone: 'UTC' } });
+      const sent = await eventually(async () => {
+        const messages = await messagesOf(t, host, res.body.id);
+        return messages.every((message) => message.status === 'sent') ? messages : undefined;
+      });
+      const invitee = sent.find((message) => message.recipient === 'di.crash@example.test')!;
+      // What a claim leaves when its instance is killed after the server accepted the message: queued, leased.
+      await t.em().execute(
+        "update booking_message set status = 'queued', sent_at = null, next_attempt_at = ? where id = ?",
+        [new Date(Date.now() + 1500), invitee.id],
+      );
+      await eventually(() => (mailsTo(mail, 'di.crash@example.test').length === 2 ? true : undefined), 10_000);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const copies = mailsTo(mail, 'di.crash@example.test');
+      expect(copies.map((copy) => copy.parsed.messageId)).toEqual([`<${invitee.id}@localhost>`, `<${invitee.id}@localhost>`]);
+      expect((await messagesOf(t, host, res.body.id)).find((message) => message.id === invitee.id)).toMatchObject({ status: 'sent', attempts: 2 });
+    } finally {
+      await t.close();
+      await mail.close();
+    }
+  });
+});
+
 describe('an SMTP server down, then up', () => {
   it('retries with backoff and delivers each message once', async () => {
     const port = await freePort();
