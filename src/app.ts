@@ -19,7 +19,9 @@ import { PrincipalCache } from './identity/principal-cache.ts';
 import { listenForPrincipalChanges } from './identity/principal-invalidation.ts';
 import { initOrm } from './db/orm.ts';
 import { calendarSyncSettings, startCalendarSyncWorker } from './modules/calendars/calendar-sync.ts';
-import { DEFAULT_RETRY_DELAYS_MS, type RetryPolicy, startDeliveryWorker } from './modules/webhooks/delivery-worker.ts';
+import { DEFAULT_RETRY_DELAYS_MS, startDeliveryWorker } from './modules/webhooks/delivery-worker.ts';
+import { type RetryPolicy, retryPolicyOf } from './lib/retry-policy.ts';
+import { startBookingMessages } from './modules/booking-messages/booking-messages.worker.ts';
 import { startPendingExpiryWorker } from './modules/bookings/booking-confirmation.service.ts';
 import { registerRest } from './http/rest/rest-mount.ts';
 import { registerTrpc, TRPC_BASE_PATH } from './http/trpc/trpc-mount.ts';
@@ -213,15 +215,24 @@ export async function buildApp(options: AppOptions): Promise<App> {
     createAccount: createUser,
     limiter: createRateLimiter({ keyPrefix: 'signup', points: SIGNUPS_PER_HOUR, durationSec: 3600, store: counterStore.store, onStoreError }),
   });
-  const webhookPool = createWebhookWorkerPool(options.databaseUrl);
+  // The outbox workers' own connections (webhook deliveries and e-mail): their polls never wait in the requests' pool.
+  const workerPool = createWorkerPool(options.databaseUrl);
+  const workerQuery = async <Row>(sql: string, params: unknown[]) => (await workerPool.query(sql, params)).rows as Row[];
   const webhookWorker = startDeliveryWorker({
-    query: async (sql, params) => (await webhookPool.query(sql, params)).rows,
+    query: workerQuery,
     retry: webhookRetryPolicy(env),
     allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
     clock: services.clock,
     leaseMs: env.WEBHOOK_LEASE_MS,
     openSecret: (sealed) => openSecret(orm.em.fork(), 'webhook-signing-secret', sealed),
     onError: (error) => log.warn({ err: error }, 'webhook delivery worker: a poll failed; trying again'),
+  });
+  const mailWorker = startBookingMessages({
+    env,
+    query: workerQuery,
+    clock: services.clock,
+    openSecrets: () => orm.em.fork(),
+    onError: (error) => log.warn({ err: error }, 'e-mail worker: a poll failed; trying again'),
   });
   // The calendar sync and the pending bookings' expiry share two connections of their own (as the webhook worker
   // has): they never take a connection a request is waiting for.
@@ -246,7 +257,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
       await pendingExpiryWorker.stop();
       await backgroundOrm.close();
       await webhookWorker.stop();
-      await webhookPool.end();
+      await mailWorker.stop();
+      await workerPool.end();
       await fastify.close();
       await principals.close();
       await counterStore.close();
@@ -262,8 +274,8 @@ function createPrincipalCache(databaseUrl: string, onError: (error: unknown) => 
   return { cache, close: () => listener.close() };
 }
 
-/** The delivery worker's own connections (as the ORM's, mikro-orm.config.ts): its polls never wait in the requests' pool. */
-function createWebhookWorkerPool(databaseUrl: string): pg.Pool {
+/** The outbox workers' own connections (as the ORM's, mikro-orm.config.ts): their polls never wait in the requests' pool. */
+function createWorkerPool(databaseUrl: string): pg.Pool {
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: 2,
@@ -281,8 +293,7 @@ function createWebhookWorkerPool(databaseUrl: string): pg.Pool {
 
 /** WEBHOOK_RETRY_SCHEDULE's delays exactly, or the default ones with jitter. */
 function webhookRetryPolicy(env: Env): RetryPolicy {
-  const delays = env.WEBHOOK_RETRY_SCHEDULE === undefined ? undefined : parseDurations(env.WEBHOOK_RETRY_SCHEDULE);
-  return delays ? { delaysMs: delays, jitter: false } : { delaysMs: DEFAULT_RETRY_DELAYS_MS, jitter: true };
+  return retryPolicyOf(env.WEBHOOK_RETRY_SCHEDULE === undefined ? undefined : parseDurations(env.WEBHOOK_RETRY_SCHEDULE), DEFAULT_RETRY_DELAYS_MS);
 }
 
 function createCounterStore(env: Env, databaseUrl: string, redisCommandTimeoutMs: number): { store: CounterStore; close(): Promise<void> } {

@@ -2,6 +2,7 @@ import { buildApp } from './app.ts';
 import { loadEnv } from './config/env.ts';
 import { migrate, openDatabase } from './db/orm.ts';
 import { addressesToOpen } from './http/landing-page.ts';
+import { mailStartLine } from './modules/booking-messages/booking-messages.worker.ts';
 
 /** After the drain (DRAIN_TIMEOUT_MS), how long closing the pools and the embedded database may take before the process exits anyway. */
 const CLOSE_TIMEOUT_MS = 5_000;
@@ -21,6 +22,7 @@ console.log(
       ? '  Sign-up is off (SIGNUP_PLAN=off): create accounts with `npm run cli -- user create`.'
       : `  ${`Sign up (${env.SIGNUP_PLAN} plan)`.padEnd(32)} ${env.SITE_URL}/signup`,
     '  Demo accounts, their logins and booking pages: npm run seed',
+    `  ${mailStartLine(env)}`,
   ].join('\n'),
 );
 

@@ -72,6 +72,26 @@ const envSchema = z.object({
     .default('15m')
     .refine((value) => parseDuration(value) !== undefined, 'must be a duration such as 15m or 30s')
     .transform((value) => parseDuration(value)!),
+  /** The SMTP server e-mail goes through (`smtp://` or `smtps://`, credentials in the URL); unset: e-mail is kept, not sent. */
+  SMTP_URL: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || isSmtpUrl(value), 'must be an smtp:// or smtps:// URL such as smtp://user:pass@mail.example:587'),
+  /** The From of outgoing e-mail (`Name <address>` or an address); default `Scheduling <no-reply@HOST>`, HOST from SITE_URL. */
+  MAIL_FROM: z
+    .string()
+    .trim()
+    .min(1)
+    .max(320)
+    .optional()
+    .refine((value) => value === undefined || isMailbox(value), 'must be an address or `Name <address>`, e.g. Scheduling <no-reply@scheduling.example>'),
+  /** The delays between a message's attempts after temporary failures (e.g. `1s,2s`), exact; unset: 1m,5m,15m,1h,3h,6h,12h with jitter. */
+  MAIL_RETRY_SCHEDULE: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || parseDurations(value) !== undefined, 'must be comma-separated durations such as 1m,5m,1h'),
+  /** How long a claimed message is kept from other instances (and how soon one whose instance died is tried again). */
+  MAIL_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(120_000),
 });
 
 const DURATION_UNITS_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
@@ -83,6 +103,23 @@ export function parseDurations(value: string): number[] | undefined {
     return match ? Number(match[1]) * DURATION_UNITS_MS[match[2] as keyof typeof DURATION_UNITS_MS] : Number.NaN;
   });
   return delays.length > 0 && delays.every(Number.isFinite) ? delays : undefined;
+}
+
+function isSmtpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** `address@host` or `Display Name <address@host>`, without line breaks (it becomes a header). */
+function isMailbox(value: string): boolean {
+  const address = /^[^\s<>@"]+@[^\s<>@]+$/;
+  const named = /^(.*?)\s*<([^<>]+)>$/.exec(value);
+  if (/[\r\n]/.test(value)) return false;
+  return named ? address.test(named[2]!) : address.test(value);
 }
 
 /** One duration (`2s`, `500ms`) as milliseconds; undefined when it is not one. */
@@ -113,7 +150,7 @@ function isFrameSource(source: string): boolean {
   return ["*", "'self'", "'none'"].includes(source) || /^(https?:\/\/)?(\*\.)?[a-z0-9.-]+(:(\d+|\*))?$/i.test(source) || /^https?:$/.test(source);
 }
 
-export type Env = z.infer<typeof envSchema> & { SITE_URL: string };
+export type Env = z.infer<typeof envSchema> & { SITE_URL: string; MAIL_FROM: string };
 
 /** Fastify's trustProxy from TRUST_PROXY: `true` (any proxy) or a comma-separated list of addresses/CIDRs. */
 export function trustProxySetting(value: string | undefined): boolean | string[] {
@@ -130,5 +167,5 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   }
   const env = parsed.data;
   const siteUrl = (env.SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
-  return { ...env, SITE_URL: siteUrl };
+  return { ...env, SITE_URL: siteUrl, MAIL_FROM: env.MAIL_FROM ?? `Scheduling <no-reply@${new URL(siteUrl).hostname}>` };
 }

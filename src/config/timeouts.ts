@@ -113,3 +113,18 @@ export const PENDING_EXPIRY = {
   /** Bookings declined per transaction (claimed with `for update skip locked`, so instances share the work). */
   batch: 50,
 } as const;
+
+export const MAIL_DELIVERY = {
+  /** How often each instance looks for due messages. */
+  pollMs: 500,
+  /** Messages claimed, and sent concurrently (over the pooled connections below), per poll. */
+  batch: 20,
+  /** SMTP connections each instance keeps open to the server at most. */
+  connections: 5,
+  /** The SMTP server must accept the connection, greet, and answer each command within these. */
+  connectMs: 10_000,
+  greetingMs: 10_000,
+  socketMs: 30_000,
+  /** Up to this fraction is added at random to each default retry delay. */
+  jitter: 0.2,
+} as const;

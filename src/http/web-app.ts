@@ -34,16 +34,20 @@ const CONTENT_SECURITY_POLICY = [
     "form-action 'self'",
 ].join('; ');
 
-function pageHeaders(frameAncestors: string): Record<string, string> {
+function pageHeaders(frameAncestors: string, extraPolicy = ''): Record<string, string> {
   return {
-    'Content-Security-Policy': `${CONTENT_SECURITY_POLICY}; frame-ancestors ${frameAncestors}`,
+    'Content-Security-Policy': `${CONTENT_SECURITY_POLICY}${extraPolicy}; frame-ancestors ${frameAncestors}`,
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
     'Cache-Control': 'no-cache',
   };
 }
 
-const APP_PAGE_HEADERS = { ...pageHeaders("'none'"), 'X-Frame-Options': 'DENY' };
+/**
+ * The dashboard shows a booking's e-mail as it goes out, in a sandboxed frame that inherits this policy: e-mail
+ * HTML is styled with style attributes, which only the app's pages allow (never a <style> element or a script).
+ */
+const APP_PAGE_HEADERS = { ...pageHeaders("'none'", "; style-src-attr 'unsafe-inline'"), 'X-Frame-Options': 'DENY' };
 
 export interface WebAppOptions {
   webRoot?: string;

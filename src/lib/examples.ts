@@ -13,6 +13,7 @@ export const EXAMPLE = {
   webhookEventId: 'evt_5b2e8f4a1c7d4e9a8b3f6c2d1e0a9b87',
   calendarConnectionId: '7c5e1a3f-9d2b-4e8c-a6f1-3b9d5e7c2a40',
   connectedCalendarId: 'e1b3d5f7-2a4c-4b6e-8d0f-6a8c0e2b4d62',
+  messageId: '5d7f9b1e-3c5a-4e7b-9d1f-2b4d6f8a0c53',
   email: 'ines@example.com',
   hostEmail: 'olivia@example.com',
   name: 'Inês Carvalho',

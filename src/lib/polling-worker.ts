@@ -1,3 +1,6 @@
+/** Runs one statement (`$1` placeholders) on a worker's own small pool, never the one requests use. */
+export type WorkerQuery = <Row>(sql: string, params: unknown[]) => Promise<Row[]>;
+
 /**
  * A loop that claims and works through batches of due jobs kept in PostgreSQL (webhook deliveries):
  * it polls again at once after a full batch, otherwise every `pollMs`, and stops between batches, with the batch in

@@ -7,6 +7,7 @@ import { availabilityRouter } from '../modules/availability/availability.router.
 import { bookingCreationRouter } from '../modules/bookings/booking-creation.router.ts';
 import { bookingsRouter } from '../modules/bookings/bookings.router.ts';
 import { bookingChangesRouter } from '../modules/bookings/booking-changes.router.ts';
+import { bookingMessagesRouter } from '../modules/booking-messages/booking-messages.router.ts';
 import { publicBookingRouter } from '../modules/public-booking/public-booking.router.ts';
 import { eventTypesRouter } from '../modules/event-types/event-types.router.ts';
 import { leadsRouter } from '../modules/leads/leads.router.ts';
@@ -21,7 +22,7 @@ export const appRouter = router({
   eventTypes: eventTypesRouter,
   leads: leadsRouter,
   contacts: contactsRouter,
-  bookings: mergeRouters(bookingsRouter, bookingCreationRouter, bookingChangesRouter),
+  bookings: mergeRouters(bookingsRouter, bookingCreationRouter, bookingChangesRouter, bookingMessagesRouter),
   publicBooking: publicBookingRouter,
   users: usersRouter,
   session: sessionRouter,

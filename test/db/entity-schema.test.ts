@@ -9,6 +9,7 @@ import { BOOKING_ROW_COLUMNS, BOOKING_WRITE_ONLY_COLUMNS } from '../../src/modul
 import { CONTACT_ROW_COLUMNS, CONTACT_WRITE_ONLY_COLUMNS } from '../../src/modules/contacts/contact.rows.ts';
 import { CONNECTION_ROW_COLUMNS } from '../../src/modules/calendars/calendar.rows.ts';
 import { LEAD_ROW_COLUMNS } from '../../src/modules/leads/lead.rows.ts';
+import { MESSAGE_ROW_COLUMNS, MESSAGE_WRITE_ONLY_COLUMNS } from '../../src/modules/booking-messages/booking-message.rows.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/app.ts';
 
 describe('entities and migrations', () => {
@@ -33,6 +34,7 @@ describe('entities and migrations', () => {
     ['lead', LEAD_ROW_COLUMNS],
     ['contact', { ...CONTACT_ROW_COLUMNS, ...CONTACT_WRITE_ONLY_COLUMNS }],
     ['calendar_connection', CONNECTION_ROW_COLUMNS],
+    ['booking_message', { ...MESSAGE_ROW_COLUMNS, ...MESSAGE_WRITE_ONLY_COLUMNS }],
   ])('every column the code describes for %s (a table without an entity) is one the migrations made', async (table, columns) => {
     const own = Object.entries(columns)
       .filter(([, { from }]) => from === undefined)

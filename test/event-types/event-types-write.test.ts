@@ -91,6 +91,7 @@ describe('POST /api/v2/event-types', () => {
       active: true,
       secret: false,
       organizationId: null,
+      reminders: [{ offsetMin: 1440, to: 'invitee' }],
       createdAt: NOW,
       updatedAt: NOW,
       minimumNoticeMin: 0,

@@ -5,6 +5,8 @@ import { collectOperations } from '../../src/router/openapi-postprocess.ts';
 import { appRouter } from '../../src/router/root.ts';
 import { fixedClock } from '../../src/lib/clock.ts';
 import { snakeCase, toolsOf } from '../../src/mcp/tools.ts';
+import { queueNewBookingMessages } from '../../src/modules/booking-messages/message-outbox.ts';
+import { readBooking } from '../../src/modules/bookings/booking.rows.ts';
 import { invitee, setSchedule, WEEKDAYS_9_TO_5 } from '../bookings/fixtures.ts';
 import { createBooking, createEventType, createLead, type TestEventType } from '../helpers/booking-factories.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
@@ -79,6 +81,11 @@ describe('MCP at /mcp with a personal access token (official SDK client)', () =>
     const connectionId = connection.body.id as string;
     const booking = await createBooking(t.em(), { eventType, startAt: '2026-03-05T15:00:00Z' });
     const lead = await createLead(t.em(), { eventType });
+    const message = await t.em().transactional(async (tx) => {
+      await queueNewBookingMessages(tx, await readBooking(tx, owner.id, booking.id), [], undefined, new Date());
+      const [row] = await tx.execute<{ id: string }[]>('select id from booking_message where booking_id = ? limit 1', [booking.id]);
+      return row!;
+    });
     const reads: [string, Record<string, unknown>, string][] = [
       ['get_me', {}, '/api/v2/me'],
       ['list_event_types', {}, '/api/v2/event-types'],
@@ -91,6 +98,8 @@ describe('MCP at /mcp with a personal access token (official SDK client)', () =>
       ['list_busy_times', WINDOW, `/api/v2/availability/busy?from=${WINDOW.from}&to=${WINDOW.to}`],
       ['list_bookings', {}, '/api/v2/bookings'],
       ['get_booking', { id: booking.id }, `/api/v2/bookings/${booking.id}`],
+      ['list_booking_messages', { id: booking.id }, `/api/v2/bookings/${booking.id}/messages`],
+      ['get_booking_message', { id: booking.id, messageId: message.id }, `/api/v2/bookings/${booking.id}/messages/${message.id}`],
       ['get_event_type', { id: eventTypeId }, `/api/v2/event-types/${eventTypeId}`],
       ['get_lead', { id: lead.id }, `/api/v2/leads/${lead.id}`],
       ['list_leads', {}, '/api/v2/leads'],

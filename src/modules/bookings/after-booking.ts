@@ -5,6 +5,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { refreshLockedContact } from '../contacts/contacts.projection.ts';
 import { readLead } from '../leads/lead.rows.ts';
+import { queueNewBookingMessages } from '../booking-messages/message-outbox.ts';
+import type { Reminder } from '../event-types/event-type.rows.ts';
 import { emitWebhookEvent } from '../webhooks/outbox.ts';
 import type { Booking } from './bookings.schemas.ts';
 
@@ -14,6 +16,10 @@ export interface NewBooking {
   inviteeEmail: string;
   /** The invitee's leads on this event type that the booking converted. */
   convertedLeadIds: readonly string[];
+  /** The event type's e-mail reminders. */
+  reminders: readonly Reminder[];
+  /** The invitee's manage link secret (public bookings only): their confirmation carries the link. */
+  manageToken?: string | undefined;
   now: Date;
 }
 
@@ -32,7 +38,10 @@ const announceConvertedLeads: AfterBookingEffect = async (tx, { ownerId, convert
   }
 };
 
-export const AFTER_BOOKING: readonly AfterBookingEffect[] = [refreshInviteeContact, announceBooking, announceConvertedLeads];
+const queueMessages: AfterBookingEffect = (tx, { booking, reminders, manageToken, now }) =>
+  queueNewBookingMessages(tx, booking, reminders, manageToken, now);
+
+export const AFTER_BOOKING: readonly AfterBookingEffect[] = [refreshInviteeContact, announceBooking, announceConvertedLeads, queueMessages];
 
 export async function runAfterBooking(tx: EntityManager, booked: NewBooking): Promise<void> {
   for (const effect of AFTER_BOOKING) await effect(tx, booked);

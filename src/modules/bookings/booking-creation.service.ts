@@ -30,8 +30,10 @@ export interface CreateBookingOptions {
   idempotency?: IdempotencyScope;
   /** The request's deadline: once it has passed, the transaction rolls back instead of committing. */
   deadline?: AbortSignal;
-  /** The SHA-256 of the invitee's manage link secret (public bookings only; the secret itself is never stored). */
+  /** The SHA-256 of the invitee's manage link secret (public bookings only; the secret itself is stored only sealed, for their e-mails). */
   manageTokenHash?: string;
+  /** That secret, for the invitee's confirmation e-mail. */
+  manageToken?: string;
   /** Refreshes the hosts' connected calendars synced too long ago, with a bounded wait, before the slot is decided. */
   calendarRefresh?: StaleRefresh;
 }
@@ -194,7 +196,15 @@ async function bookSlot(
   );
   const { converted_lead_ids: convertedLeadIds, ...inserted } = created!;
   const booking = toBooking({ ...inserted, event_type_name: eventType.name, event_type_slug: eventType.slug });
-  await runAfterBooking(tx, { booking, ownerId: eventType.ownerId, inviteeEmail: input.invitee.email, convertedLeadIds, now });
+  await runAfterBooking(tx, {
+    booking,
+    ownerId: eventType.ownerId,
+    inviteeEmail: input.invitee.email,
+    convertedLeadIds,
+    reminders: eventType.reminders,
+    manageToken: options.manageToken,
+    now,
+  });
   return booking;
 }
 

@@ -7,7 +7,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError, notFound } from '../../lib/errors.ts';
-import { toDate } from '../../lib/sql-values.ts';
+import { toDate, toIsoString } from '../../lib/sql-values.ts';
 import { findEventType, loadHosts } from '../availability/availability.service.ts';
 import { releaseBusyBlocks } from './busy-blocks.ts';
 import { refreshContacts } from '../contacts/contacts.projection.ts';
@@ -16,7 +16,7 @@ import { assertBookable, refreshBeforeDeciding } from './booking-creation.servic
 import { reserveSlot } from './slot-reservation.ts';
 import { bookingTransaction, lockHostCalendars } from './booking-transaction.ts';
 import { readBooking, readBookingRow } from './booking.rows.ts';
-import { emitWebhookEvent } from '../webhooks/outbox.ts';
+import { runAfterReschedule } from './after-booking-change.ts';
 import type { Booking } from './bookings.schemas.ts';
 import type { IdempotencyScope } from '../../lib/idempotency-key.ts';
 import { claimIdempotencyKey, requestHash, storeIdempotentResponse } from './idempotency.ts';
@@ -103,9 +103,9 @@ async function moveBooking(tx: EntityManager, ownerId: string, input: Reschedule
     preferredHostId: locked.host_id,
     calendarsLocked: true,
   });
-  // A no-show belonged to the old time; the moved meeting has not happened yet.
+  // A no-show belonged to the old time; the moved meeting has not happened yet. The event's iCalendar SEQUENCE grows.
   await tx.execute(
-    `update booking set start_at = ?, end_at = ?, duration_min = ?, host_id = ?, no_show = false, updated_at = ?
+    `update booking set start_at = ?, end_at = ?, duration_min = ?, host_id = ?, no_show = false, sequence = sequence + 1, updated_at = ?
       where id = ?`,
     [reserved.start, reserved.end, durationMin, reserved.hostId, now, input.id],
     'run',
@@ -115,6 +115,7 @@ async function moveBooking(tx: EntityManager, ownerId: string, input: Reschedule
   }
   await refreshContacts(tx, ownerId, [locked.invitee_email]);
   const booking = await readBooking(tx, ownerId, input.id);
-  await emitWebhookEvent(tx, ownerId, 'booking.rescheduled', booking, now);
+  const previous = { startAt: toIsoString(locked.start_at), endAt: toIsoString(locked.end_at) };
+  await runAfterReschedule(tx, { booking, previous, eventType, ownerId, now });
   return booking;
 }

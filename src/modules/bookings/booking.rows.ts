@@ -43,6 +43,8 @@ export const BOOKING_WRITE_ONLY_COLUMNS = {
   invitee_phone: column<string | null>(),
   invitee_sms_opt_in: column<boolean>(),
   manage_token_hash: column<string | null>(),
+  /** The iCalendar SEQUENCE of the booking's event: one more on every reschedule and cancellation. */
+  sequence: column<number>(),
   updated_at: column<SqlTimestamp>(),
 };
 

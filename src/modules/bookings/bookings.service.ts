@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { emitWebhookEvent } from '../webhooks/outbox.ts';
+import { runAfterCancel } from './after-booking-change.ts';
 import { notFound } from '../../lib/errors.ts';
 import { openKeyset, type Page, sortKeySql } from '../../lib/keyset.ts';
 import { releaseBusyBlocks } from './busy-blocks.ts';
@@ -118,7 +118,7 @@ export async function cancelBooking(
     if (locked.status === 'active' || locked.status === 'pending') {
       await tx.execute(
         `update booking
-            set status = 'canceled', canceled_at = ?, cancel_reason = ?, canceled_by = ?, updated_at = ?
+            set status = 'canceled', canceled_at = ?, cancel_reason = ?, canceled_by = ?, sequence = sequence + 1, updated_at = ?
           where id = ?`,
         [now, reason, by, now, input.id],
         'run',
@@ -126,7 +126,7 @@ export async function cancelBooking(
       await releaseBusyBlocks(tx, input.id);
       await refreshContacts(tx, ownerId, [locked.invitee_email]);
       const canceled = await readBooking(tx, ownerId, input.id);
-      await emitWebhookEvent(tx, ownerId, 'booking.canceled', canceled, now);
+      await runAfterCancel(tx, { booking: canceled, ownerId, now });
       return canceled;
     }
     return readBooking(tx, ownerId, input.id);

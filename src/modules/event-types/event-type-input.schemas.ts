@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EXAMPLE } from '../../lib/examples.ts';
-import { EventTypeKindSchema } from './event-types.schemas.ts';
+import { DEFAULT_REMINDERS, EventTypeKindSchema, RemindersSchema } from './event-types.schemas.ts';
 import {
   BookingLimitsSchema,
   BookingWindowSchema,
@@ -117,6 +117,7 @@ export const CreateEventTypeInputSchema = z
       rescheduleNoticeMin: RescheduleNoticeSchema.default(0),
       requiresConfirmation: RequiresConfirmationSchema.default(false),
       recurrence: RecurrenceSchema.default(null),
+      reminders: RemindersSchema.default(() => DEFAULT_REMINDERS.map((reminder) => ({ ...reminder }))),
     },
     { error: (issue) => (issue.code === 'unrecognized_keys' ? unknownFieldsMessage(issue.keys) : undefined) },
   )
@@ -152,6 +153,7 @@ export const UpdateEventTypeInputSchema = z
         'Turning it off leaves bookings already pending to be confirmed or declined; new ones are active at once.',
       ),
       recurrence: RecurrenceSchema.optional(),
+      reminders: RemindersSchema.optional(),
     },
     { error: (issue) => (issue.code === 'unrecognized_keys' ? unknownFieldsMessage(issue.keys) : undefined) },
   )

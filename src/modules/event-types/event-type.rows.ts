@@ -4,6 +4,15 @@
  */
 import { type SqlTimestamp, toDate } from '../../lib/sql-values.ts';
 
+/** Who a reminder goes to: the invitee (and each guest), the host, or both. */
+export const REMINDER_AUDIENCES = ['invitee', 'host', 'both'] as const;
+
+/** One e-mail reminder of an event type: `offsetMin` minutes before each booking's start. */
+export interface Reminder {
+  offsetMin: number;
+  to: (typeof REMINDER_AUDIENCES)[number];
+}
+
 export const EVENT_TYPE_KINDS = ['one_on_one', 'group', 'round_robin', 'collective'] as const;
 export type EventTypeKind = (typeof EVENT_TYPE_KINDS)[number];
 
@@ -35,6 +44,7 @@ export interface EventTypeRow {
   secret: boolean;
   private_link_key_hash: string | null;
   organization_id: string | null;
+  reminders: Reminder[];
   created_at: SqlTimestamp;
   updated_at: SqlTimestamp;
   booking_window_days: number | null;
@@ -53,7 +63,7 @@ export interface EventTypeRow {
 /** The select list that produces an EventTypeRow from `event_type et`. */
 export const EVENT_TYPE_COLUMNS = `et.id, et.owner_id, et.name, et.slug, et.kind, et.durations_min, et.buffer_before_min,
   et.buffer_after_min, et.min_notice_min, et.slot_interval_min, et.seats_per_slot, et.color, et.active, et.secret,
-  et.private_link_key_hash, et.organization_id, et.created_at, et.updated_at, et.booking_window_days,
+  et.private_link_key_hash, et.organization_id, et.reminders, et.created_at, et.updated_at, et.booking_window_days,
   et.booking_window_start::text as booking_window_start, et.booking_window_end::text as booking_window_end, et.limit_per_day, et.limit_per_week, et.limit_per_month,
   et.cancel_notice_min, et.reschedule_notice_min, et.requires_confirmation, et.recurrence_max_count`;
 
@@ -76,6 +86,7 @@ export interface EventTypeRecord {
   /** SHA-256 of the private link's key (a bearer secret, never stored in clear). */
   privateLinkKeyHash: string | null;
   organizationId: string | null;
+  reminders: Reminder[];
   createdAt: Date;
   updatedAt: Date;
   bookingWindow: BookingWindow | null;
@@ -109,6 +120,7 @@ export function toEventType(row: EventTypeRow): EventTypeRecord {
     secret: row.secret,
     privateLinkKeyHash: row.private_link_key_hash,
     organizationId: row.organization_id,
+    reminders: row.reminders,
     createdAt: toDate(row.created_at),
     updatedAt: toDate(row.updated_at),
     bookingWindow: bookingWindowOf(row),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EXAMPLE } from '../../lib/examples.ts';
-import { EVENT_TYPE_KINDS, type EventTypeRecord } from './event-type.rows.ts';
+import { EVENT_TYPE_KINDS, type EventTypeRecord, REMINDER_AUDIENCES, type Reminder } from './event-type.rows.ts';
 import {
   BookingLimitsSchema,
   BookingWindowSchema,
@@ -15,6 +15,36 @@ export const EventTypeKindSchema = z.enum(EVENT_TYPE_KINDS).meta({
   description: 'Who hosts: the owner alone (`one_on_one`, `group`), one of several hosts in turn (`round_robin`) or all of them (`collective`).',
   examples: ['one_on_one'],
 });
+
+/** The longest a reminder may come before the meeting: 30 days. */
+export const REMINDER_OFFSET_MAX_MIN = 43_200;
+export const REMINDERS_MAX = 3;
+/** What an event type starts with: one reminder a day before, to the invitee. */
+export const DEFAULT_REMINDERS: readonly Reminder[] = [{ offsetMin: 1440, to: 'invitee' }];
+
+export const ReminderSchema = z
+  .strictObject({
+    offsetMin: z
+      .int()
+      .min(0)
+      .max(REMINDER_OFFSET_MAX_MIN)
+      .meta({ description: 'Minutes before the booking’s start (0 to 43200, 30 days).', examples: [1440] }),
+    to: z
+      .enum(REMINDER_AUDIENCES)
+      .meta({ description: 'Who gets it: `invitee` (and each guest), `host`, or `both`.', examples: ['invitee'] }),
+  })
+  .meta({ id: 'Reminder', description: 'An e-mail reminder sent before each booking of the event type.' });
+
+export const RemindersSchema = z
+  .array(ReminderSchema)
+  .max(REMINDERS_MAX)
+  .refine((reminders) => new Set(reminders.map((reminder) => reminder.offsetMin)).size === reminders.length, 'offsets must be distinct')
+  .meta({
+    description:
+      'E-mail reminders before each booking (at most 3, distinct offsets; `[]` for none). A reminder whose time has ' +
+      'already passed when a booking is made is skipped; a reschedule moves it, a cancellation drops it.',
+    examples: [[{ offsetMin: 1440, to: 'invitee' }]],
+  });
 
 export const EventTypeSchema = z
   .object({
@@ -42,6 +72,7 @@ export const EventTypeSchema = z
       .string()
       .nullable()
       .meta({ description: 'The organisation the event type belongs to; null for a personal one.', examples: [null] }),
+    reminders: RemindersSchema,
     createdAt: z.iso.datetime().meta({ description: 'When the event type was created.', examples: ['2026-11-02T08:30:00Z'] }),
     updatedAt: z.iso.datetime().meta({ description: 'When a setting last changed.', examples: ['2026-11-20T17:05:00Z'] }),
     minimumNoticeMin: z.int().meta({ description: 'Slots start at least this many minutes after the moment of booking.', examples: [120] }),
@@ -96,6 +127,7 @@ export function toEventTypeDto(eventType: EventTypeRecord, url: string): EventTy
     active: eventType.active,
     secret: eventType.secret,
     organizationId: eventType.organizationId,
+    reminders: eventType.reminders.map(({ offsetMin, to }) => ({ offsetMin, to })),
     createdAt: eventType.createdAt.toISOString(),
     updatedAt: eventType.updatedAt.toISOString(),
     minimumNoticeMin: eventType.minNoticeMin,

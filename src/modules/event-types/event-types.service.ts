@@ -154,11 +154,11 @@ export async function createEventType(
       await tx.execute(
         `insert into event_type (id, owner_id, name, slug, kind, durations_min, buffer_before_min, buffer_after_min,
                                  min_notice_min, slot_interval_min, seats_per_slot, color, active, secret,
-                                 private_link_key_hash, organization_id, created_at, updated_at,
+                                 private_link_key_hash, organization_id, reminders, created_at, updated_at,
                                  booking_window_days, booking_window_start, booking_window_end,
                                  limit_per_day, limit_per_week, limit_per_month, cancel_notice_min,
                                  reschedule_notice_min, requires_confirmation, recurrence_max_count)
-         values (?, ?, ?, ?, ?, ?::integer[], ?, ?, ?, ?, ?, ?, ?, ?, ?, null, ?, ?, ?, ?::date, ?::date, ?, ?, ?, ?, ?, ?, ?)`,
+         values (?, ?, ?, ?, ?, ?::integer[], ?, ?, ?, ?, ?, ?, ?, ?, ?, null, ?::jsonb, ?, ?, ?, ?::date, ?::date, ?, ?, ?, ?, ?, ?, ?)`,
         [
           id,
           ownerId,
@@ -175,6 +175,7 @@ export async function createEventType(
           input.active,
           input.secret,
           privateLink?.hash ?? null,
+          JSON.stringify(input.reminders),
           now,
           now,
           ...windowColumns(input.bookingWindow),
@@ -242,6 +243,7 @@ export async function updateEventType(
       if (input.rescheduleNoticeMin !== undefined) set('reschedule_notice_min', input.rescheduleNoticeMin);
       if (input.requiresConfirmation !== undefined) set('requires_confirmation', input.requiresConfirmation);
       if (input.recurrence !== undefined) set('recurrence_max_count', input.recurrence?.maxCount ?? null);
+      if (input.reminders !== undefined) set('reminders', JSON.stringify(input.reminders), '::jsonb');
       let privateLink: ReturnType<typeof newPrivateLinkKey> | undefined;
       if (input.secret === true && !(current.secret && current.privateLinkKeyHash !== null)) {
         privateLink = newPrivateLinkKey();

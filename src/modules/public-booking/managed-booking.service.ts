@@ -7,8 +7,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError, notFound } from '../../lib/errors.ts';
 import { generateToken, hashToken, looksLikeToken } from '../../lib/secrets.ts';
-import { type SqlTimestamp, toDate } from '../../lib/sql-values.ts';
-import { formatInZone } from '../availability/wall-clock.ts';
 import { rescheduleBooking } from '../bookings/booking-reschedule.service.ts';
 import type { StaleRefresh } from '../calendars/calendar-sync.ts';
 import { readBooking } from '../bookings/booking.rows.ts';
@@ -17,6 +15,7 @@ import { cancelBooking } from '../bookings/bookings.service.ts';
 import { eventTypeUrl } from '../event-types/event-types.schemas.ts';
 import { calendarFile, googleCalendarLink, outlookCalendarLink } from './booking-calendar.ts';
 import type { InviteeLinks, ManagedBooking } from './public-booking.schemas.ts';
+import { formatInZone } from '../availability/wall-clock.ts';
 
 export const MANAGE_TOKEN_PREFIX = 'bkm_';
 
@@ -29,7 +28,7 @@ export function newManageToken(): { token: string; hash: string } {
 interface ManagedRow {
   id: string;
   owner_id: string;
-  updated_at: SqlTimestamp;
+  sequence: number;
   event_type_active: boolean;
   event_type_secret: boolean;
   event_type_color: string;
@@ -47,7 +46,7 @@ interface ManagedRow {
 async function findManaged(em: EntityManager, token: string): Promise<{ row: ManagedRow; booking: Booking }> {
   if (!looksLikeToken(MANAGE_TOKEN_PREFIX, token)) throw notFound('Booking');
   const [row] = await em.execute<ManagedRow[]>(
-    `select b.id, b.owner_id, b.updated_at, et.active as event_type_active, et.secret as event_type_secret,
+    `select b.id, b.owner_id, b.sequence, et.active as event_type_active, et.secret as event_type_secret,
             et.color as event_type_color, et.durations_min,
             o.name as owner_name, o.slug as owner_slug, o.timezone as owner_timezone, h.name as host_name, h.email as host_email,
             et.cancel_notice_min, et.reschedule_notice_min
@@ -103,7 +102,7 @@ function calendarFacts(siteUrl: string, booking: Booking, row: ManagedRow, descr
     location: booking.location?.value ?? null,
     description,
     canceled: booking.status === 'canceled' || booking.status === 'declined',
-    sequence: Math.floor(toDate(row.updated_at).getTime() / 1000),
+    sequence: row.sequence,
   };
 }
 

@@ -112,6 +112,7 @@ export async function bookPublicly(
     deadline: options.deadline,
     idempotency: options.idempotency,
     manageTokenHash: manageToken.hash,
+    manageToken: manageToken.token,
     calendarRefresh: options.calendarRefresh,
   });
   if (result.replayed) return result;

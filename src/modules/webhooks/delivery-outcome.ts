@@ -1,7 +1,7 @@
+import type { WorkerQuery } from '../../lib/polling-worker.ts';
 import type { AttemptOutcome } from './delivery-sender.ts';
 
-/** Runs one statement (`$1` placeholders) on the worker's own small pool, never the one requests use. */
-export type Query = <Row>(sql: string, params: unknown[]) => Promise<Row[]>;
+export type Query = WorkerQuery;
 
 /** Why a delivery ended without (another) attempt: its endpoint is turned off, by its owner or the service. */
 export const ENDPOINT_DISABLED_ERROR = 'the endpoint is disabled';

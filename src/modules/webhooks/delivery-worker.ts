@@ -1,17 +1,12 @@
 import { WEBHOOK_DELIVERY } from '../../config/timeouts.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { startPollingWorker } from '../../lib/polling-worker.ts';
+import { type RetryPolicy, retryDelayMs } from '../../lib/retry-policy.ts';
 import { MAX_REQUEST_BODY_BYTES, sendAttempt } from './delivery-sender.ts';
 import { ENDPOINT_DISABLED_ERROR, finish, type Query, recordFailure, recordSuccess, scheduleRetry } from './delivery-outcome.ts';
 
 /** The default delays between attempts: 1 + 7 attempts over about a day and a half. */
 export const DEFAULT_RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
-
-export interface RetryPolicy {
-  delaysMs: number[];
-  /** False when WEBHOOK_RETRY_SCHEDULE set the delays: then they are exact. */
-  jitter: boolean;
-}
 
 export interface DeliveryWorkerOptions {
   query: Query;
@@ -128,15 +123,8 @@ async function attemptDelivery(options: DeliveryWorkerOptions, delivery: Claimed
     if (delivery.failing) await recordSuccess(query, delivery.endpoint_id);
     return;
   }
-  const delay = outcome.statusCode === 410 ? undefined : retryDelayMs(options.retry, delivery.attempts);
+  const delay = outcome.statusCode === 410 ? undefined : retryDelayMs(options.retry, delivery.attempts, WEBHOOK_DELIVERY.jitter);
   if (delay === undefined) await finish(query, delivery.id, 'failed', outcome, now);
   else await scheduleRetry(query, delivery.id, outcome, new Date(now.getTime() + delay));
   await recordFailure(query, delivery.endpoint_id, outcome, now);
-}
-
-/** The wait before the next attempt after `attempts` attempts, or undefined when none is left. */
-export function retryDelayMs(policy: RetryPolicy, attempts: number): number | undefined {
-  const delay = policy.delaysMs[attempts - 1];
-  if (delay === undefined) return undefined;
-  return policy.jitter ? Math.round(delay * (1 + Math.random() * WEBHOOK_DELIVERY.jitter)) : delay;
 }

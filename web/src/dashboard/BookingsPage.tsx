@@ -4,6 +4,7 @@ import { SelectField, TextField } from '../components/fields.tsx';
 import { ErrorNotice, Spinner } from '../components/ui.tsx';
 import { addDays, dateKey, dayStartIso, formatDateTime, formatTime, localDateOf, parseDateInput } from '../time.ts';
 import { type BookingItem, type EventTypeItem, titleCase } from './format.ts';
+import { BookingMessages } from './BookingMessages.tsx';
 import { ListView } from './ListView.tsx';
 import { useLoadedList } from './loaded.ts';
 import { navigate } from './router.ts';
@@ -149,7 +150,7 @@ export function BookingsPage() {
   );
 }
 
-type Panel = 'none' | 'cancel' | 'reschedule' | 'decline';
+type Panel = 'none' | 'cancel' | 'reschedule' | 'decline' | 'messages';
 
 const STATUS_BADGES: Record<BookingItem['status'], [string, string]> = {
   active: ['Active', 'badge-accent'],
@@ -222,6 +223,11 @@ function BookingRow({ booking, onChanged }: { booking: BookingItem; onChanged: (
         {booking.status === 'declined' && <p className="muted">Declined{booking.declineReason ? `: “${booking.declineReason}”` : ''}</p>}
         {noShow && <p className="badge badge-warning">No-show</p>}
         {error && <ErrorNotice>{error}</ErrorNotice>}
+        <div className="btn-row">
+          <button type="button" className="btn btn-small" aria-expanded={panel === 'messages'} onClick={() => setPanel(panel === 'messages' ? 'none' : 'messages')}>
+            E-mails
+          </button>
+        </div>
         {(active || pending) && (
           <div className="btn-row">
             {pending && !started && (
@@ -263,6 +269,7 @@ function BookingRow({ booking, onChanged }: { booking: BookingItem; onChanged: (
         {panel === 'decline' && (
           <DeclineForm booking={booking} onDone={(changed) => { setPanel('none'); if (changed) onChanged(changed); }} />
         )}
+        {panel === 'messages' && <BookingMessages bookingId={booking.id} />}
         {panel === 'reschedule' && (
           <ReschedulePicker booking={booking} onDone={(changed) => { setPanel('none'); if (changed) onChanged(changed); }} />
         )}

@@ -8,6 +8,9 @@ import { useSession } from './session.ts';
 
 const KINDS = ['one_on_one', 'group', 'round_robin', 'collective'] as const;
 type Kind = (typeof KINDS)[number];
+const REMINDER_AUDIENCES = { invitee: 'the invitee and guests', host: 'me (the host)', both: 'everyone' } as const;
+type ReminderDraft = { offsetMin: string; to: keyof typeof REMINDER_AUDIENCES };
+const MAX_REMINDERS = 3;
 
 interface Draft {
   name: string;
@@ -33,6 +36,7 @@ interface Draft {
   rescheduleNoticeMin: string;
   requiresConfirmation: boolean;
   recurrenceMaxCount: string;
+  reminders: ReminderDraft[];
 }
 
 /** The settings typed as text. */
@@ -66,6 +70,7 @@ function draftOf(existing?: EventTypeItem): Draft {
     rescheduleNoticeMin: String(existing?.rescheduleNoticeMin ?? 0),
     requiresConfirmation: existing?.requiresConfirmation ?? false,
     recurrenceMaxCount: shown(existing?.recurrence?.maxCount),
+    reminders: (existing?.reminders ?? [{ offsetMin: 1440, to: 'invitee' as const }]).map((reminder) => ({ offsetMin: String(reminder.offsetMin), to: reminder.to })),
   };
 }
 
@@ -117,6 +122,7 @@ function fieldsOf(draft: Draft, existing?: EventTypeItem) {
     rescheduleNoticeMin: whole(draft.rescheduleNoticeMin),
     requiresConfirmation: draft.requiresConfirmation,
     recurrence: recurrence === undefined ? null : { maxCount: recurrence },
+    reminders: draft.reminders.map((reminder) => ({ offsetMin: whole(reminder.offsetMin), to: reminder.to })),
   };
 }
 
@@ -202,6 +208,7 @@ export function EventTypeForm(props: { existing?: EventTypeItem; onSaved: (event
         <input type="checkbox" checked={draft.requiresConfirmation} onChange={(e) => set({ requiresConfirmation: e.target.checked })} />
         <span className="choice-text">Requires confirmation (you confirm or decline each booking; its time is held meanwhile)</span>
       </label>
+      <RemindersEditor reminders={draft.reminders} onChange={(reminders) => set({ reminders })} />
       <label className="choice">
         <input type="checkbox" checked={draft.active} onChange={(e) => set({ active: e.target.checked })} />
         <span className="choice-text">Active (offers slots and takes bookings)</span>
@@ -220,5 +227,39 @@ export function EventTypeForm(props: { existing?: EventTypeItem; onSaved: (event
         </button>
       </div>
     </form>
+  );
+}
+
+/** The event type's e-mail reminders: up to three, each minutes before the start and to whom. */
+function RemindersEditor({ reminders, onChange }: { reminders: ReminderDraft[]; onChange: (reminders: ReminderDraft[]) => void }) {
+  const change = (index: number, patch: Partial<ReminderDraft>) => onChange(reminders.map((reminder, at) => (at === index ? { ...reminder, ...patch } : reminder)));
+  return (
+    <fieldset className="form-panel" aria-label="E-mail reminders">
+      <legend>E-mail reminders</legend>
+      {reminders.length === 0 && <p className="muted">No reminders.</p>}
+      {reminders.map((reminder, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity but their place
+        <div className="filters" key={index} data-testid="reminder">
+          <TextField label="Minutes before" inputMode="numeric" value={reminder.offsetMin} onChange={(e) => change(index, { offsetMin: e.target.value })} />
+          <SelectField label="To" value={reminder.to} onChange={(e) => change(index, { to: e.target.value as ReminderDraft['to'] })}>
+            {Object.entries(REMINDER_AUDIENCES).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </SelectField>
+          <button type="button" className="btn btn-small" onClick={() => onChange(reminders.filter((_, at) => at !== index))}>
+            Remove
+          </button>
+        </div>
+      ))}
+      {reminders.length < MAX_REMINDERS && (
+        <div className="btn-row">
+          <button type="button" className="btn btn-small" onClick={() => onChange([...reminders, { offsetMin: '60', to: 'invitee' }])}>
+            Add a reminder
+          </button>
+        </div>
+      )}
+    </fieldset>
   );
 }

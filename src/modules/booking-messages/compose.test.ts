@@ -1,0 +1,91 @@
+import ICAL from 'ical.js';
+import { describe, expect, it } from 'vitest';
+import { MESSAGE_AUDIENCES, MESSAGE_KINDS } from './booking-messages.schemas.ts';
+import { composeMessage, type StoredMessage } from './compose.ts';
+import type { MessageFacts } from './message-facts.ts';
+
+const facts: MessageFacts = {
+  bookingId: 'booking-1',
+  eventTypeName: 'Intro <call>',
+  startAt: '2026-12-01T09:00:00.000Z',
+  endAt: '2026-12-01T09:30:00.000Z',
+  previous: { startAt: '2026-11-30T09:00:00.000Z', endAt: '2026-11-30T09:30:00.000Z' },
+  location: 'https://meet.example.com/x',
+  invitee: { name: 'Inês & "Co"', email: 'ines@example.com', timezone: 'Europe/Lisbon' },
+  guests: ['rui@example.com'],
+  answers: [{ questionId: 'company', value: 'Carvalho <b>Filhos</b>' }],
+  notes: 'Line one\nLine two',
+  canceled: { by: 'invitee', reason: 'Sick' },
+  host: { name: 'Olivia Host', email: 'olivia@example.com', timezone: 'America/New_York' },
+};
+const settings = { siteUrl: 'https://scheduling.example', from: 'Scheduling <no-reply@scheduling.example>' };
+
+function stored(kind: StoredMessage['kind'], audience: StoredMessage['audience']): StoredMessage {
+  const host = audience === 'host';
+  return {
+    id: `m-${kind}-${audience}`,
+    kind,
+    audience,
+    recipient: host ? facts.host.email : audience === 'guest' ? 'rui@example.com' : facts.invitee.email,
+    time_zone: host ? facts.host.timezone : facts.invitee.timezone,
+    offset_min: kind === 'reminder' ? 1440 : null,
+    sequence: 2,
+    facts,
+    created_at: '2026-11-24T10:00:00.000Z',
+  };
+}
+
+describe('every kind of message, for every audience, rendered', () => {
+  for (const kind of MESSAGE_KINDS) {
+    for (const audience of MESSAGE_AUDIENCES) {
+      it(`${kind} to the ${audience}`, async () => {
+        const manage = 'https://scheduling.example/book/manage/bkm_secret';
+        const mail = await composeMessage(stored(kind, audience), settings, manage);
+        expect(mail.to).toBe(stored(kind, audience).recipient);
+        expect(mail.from).toBe(settings.from);
+        expect(mail.messageId).toBe(`m-${kind}-${audience}@scheduling.example`);
+        expect(mail.subject.length).toBeGreaterThan(5);
+        // Times in the recipient's zone, the zone named.
+        const zone = audience === 'host' ? 'America/New_York' : 'Europe/Lisbon';
+        const localStart = audience === 'host' ? '04:00' : '09:00';
+        expect(mail.text).toContain(`${localStart}–`);
+        expect(mail.text).toContain(`(${zone})`);
+        expect(mail.html).toContain(`(${zone})`);
+        // What people typed is escaped in the HTML, kept as typed in the text.
+        expect(mail.html).not.toMatch(/<call>|<b>Filhos/);
+        expect(mail.html).toMatch(/<!doctype html>/i);
+        // The manage link only in the invitee's own messages (a cancellation has nothing to manage).
+        const linked = audience === 'invitee' && kind !== 'cancellation';
+        expect(mail.text.includes(manage)).toBe(linked);
+        expect(mail.html.includes(manage)).toBe(linked);
+        // The invitation on the invitee's side of confirmations, updates and cancellations.
+        const invited = audience !== 'host' && kind !== 'reminder';
+        expect(mail.invitation !== null).toBe(invited);
+        if (mail.invitation) {
+          const calendar = new ICAL.Component(ICAL.parse(mail.invitation.content));
+          const event = calendar.getFirstSubcomponent('vevent')!;
+          expect(calendar.getFirstPropertyValue('method')).toBe(kind === 'cancellation' ? 'CANCEL' : 'REQUEST');
+          expect(event.getFirstPropertyValue('uid')).toBe('booking-1@scheduling.example');
+          expect(event.getFirstPropertyValue('sequence')).toBe(2);
+          expect(mail.invitation.method).toBe(kind === 'cancellation' ? 'CANCEL' : 'REQUEST');
+        }
+      });
+    }
+  }
+
+  it('the host learns the answers, notes and guests; the invitee’s side does not see the answers', async () => {
+    const host = await composeMessage(stored('confirmation', 'host'), settings, null);
+    expect(host.text).toContain('company: Carvalho <b>Filhos</b>');
+    expect(host.text).toContain('Guests: rui@example.com');
+    expect(host.html).toContain('Line one<br>Line two');
+    const invitee = await composeMessage(stored('confirmation', 'invitee'), settings, null);
+    expect(invitee.text).not.toContain('Carvalho');
+  });
+
+  it('an update names the old time; a cancellation who canceled and why', async () => {
+    expect((await composeMessage(stored('update', 'invitee'), settings, null)).text).toContain('Before: Monday, 30 November 2026, 09:00–09:30 (Europe/Lisbon)');
+    const canceled = await composeMessage(stored('cancellation', 'host'), settings, null);
+    expect(canceled.text).toContain('Inês & "Co" canceled');
+    expect(canceled.text).toContain('Reason: Sick');
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * A queued message as it goes out: headers, the text and HTML parts from its kind's template, and for the
+ * invitee's side of a confirmation, update or cancellation the invitation. Pure apart from MJML's one-time
+ * compilation: the same stored message always composes to the same mail (the dashboard shows it so).
+ */
+import type { MessageAudience, MessageKind } from './booking-messages.schemas.ts';
+import { bookingUid, invitationFile } from './invitation.ts';
+import { renderHtml, renderText } from './mail-layout.ts';
+import type { MessageFacts } from './message-facts.ts';
+import { attendeesOf } from './message-plan.ts';
+import { cancellation } from './templates/cancellation.ts';
+import { confirmation } from './templates/confirmation.ts';
+import { reminder } from './templates/reminder.ts';
+import type { Template } from './templates/template.ts';
+import { update } from './templates/update.ts';
+
+const TEMPLATES: Record<MessageKind, Template> = { confirmation, update, cancellation, reminder };
+
+/** A message as stored in the outbox (what composing needs of it). */
+export interface StoredMessage {
+  id: string;
+  kind: MessageKind;
+  audience: MessageAudience;
+  recipient: string;
+  time_zone: string;
+  offset_min: number | null;
+  sequence: number;
+  facts: MessageFacts;
+  created_at: Date | string;
+}
+
+export interface MailSettings {
+  siteUrl: string;
+  /** The From header (MAIL_FROM). */
+  from: string;
+}
+
+export interface ComposedMail {
+  from: string;
+  to: string;
+  subject: string;
+  /** Without angle brackets, as nodemailer takes it. */
+  messageId: string;
+  text: string;
+  html: string;
+  invitation: { method: 'REQUEST' | 'CANCEL'; content: string } | null;
+}
+
+export function mailSettingsOf(env: { SITE_URL: string; MAIL_FROM: string }): MailSettings {
+  return { siteUrl: env.SITE_URL, from: env.MAIL_FROM };
+}
+
+/** The invitee's manage page for a manage token. */
+export function manageUrlOf(siteUrl: string, token: string): string {
+  return `${siteUrl}/book/manage/${token}`;
+}
+
+/** The Message-ID of a message: the same on every attempt, so a repeat after a crash is recognisably the same mail. */
+export function messageIdOf(id: string, siteUrl: string): string {
+  return `${id}@${new URL(siteUrl).hostname}`;
+}
+
+function invitationOf(message: StoredMessage, settings: MailSettings, manageUrl: string | null): ComposedMail['invitation'] {
+  if (message.audience === 'host' || message.kind === 'reminder') return null;
+  const { facts } = message;
+  const method = message.kind === 'cancellation' ? 'CANCEL' : 'REQUEST';
+  const content = invitationFile({
+    method,
+    uid: bookingUid(facts.bookingId, settings.siteUrl),
+    sequence: message.sequence,
+    stamp: new Date(message.created_at),
+    start: new Date(facts.startAt),
+    end: new Date(facts.endAt),
+    zone: message.time_zone,
+    summary: `${facts.eventTypeName} with ${facts.host.name}`,
+    description: manageUrl ? `To cancel or reschedule: ${manageUrl}` : `${facts.eventTypeName} with ${facts.host.name}`,
+    location: facts.location,
+    organizer: { name: facts.host.name, email: facts.host.email },
+    attendees: attendeesOf(facts).map(({ audience, email }) => (audience === 'invitee' ? { name: facts.invitee.name, email } : { email })),
+  });
+  return { method, content };
+}
+
+/** The mail of a stored message; `manageUrl` is the invitee's manage link (their messages only). */
+export async function composeMessage(message: StoredMessage, settings: MailSettings, manageUrl: string | null): Promise<ComposedMail> {
+  const link = message.audience === 'invitee' ? manageUrl : null;
+  const content = TEMPLATES[message.kind]({
+    facts: message.facts,
+    audience: message.audience,
+    zone: message.time_zone,
+    manageUrl: link,
+    offsetMin: message.offset_min,
+  });
+  return {
+    from: settings.from,
+    to: message.recipient,
+    subject: content.subject,
+    messageId: messageIdOf(message.id, settings.siteUrl),
+    text: renderText(content, settings.siteUrl),
+    html: await renderHtml(content, settings.siteUrl),
+    invitation: invitationOf(message, settings, link),
+  };
+}

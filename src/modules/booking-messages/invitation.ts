@@ -1,0 +1,54 @@
+/**
+ * The invitation attached to the invitee's and guests' e-mails: one VEVENT in an iTIP message (RFC 5546),
+ * `METHOD:REQUEST` for a new or moved booking and `METHOD:CANCEL` for a canceled one. The UID is the booking's,
+ * as in the manage page's `.ics`, so every copy updates one event; SEQUENCE is the booking's, one more per
+ * change, so a calendar takes the newest. Times are written in the named zone with its VTIMEZONE.
+ */
+import ical, { ICalAttendeeRole, ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
+import { dayjs } from '../../lib/time.ts';
+import { vtimezone } from './vtimezone.ts';
+
+export interface InvitationFacts {
+  method: 'REQUEST' | 'CANCEL';
+  uid: string;
+  sequence: number;
+  /** When this copy was made (DTSTAMP): the message's creation, the same on every attempt. */
+  stamp: Date;
+  start: Date;
+  end: Date;
+  /** The IANA zone the times are written in. */
+  zone: string;
+  summary: string;
+  description: string;
+  location: string | null;
+  organizer: { name: string; email: string };
+  attendees: { name?: string | undefined; email: string }[];
+}
+
+/** The booking's UID: the booking's id at the site's host (the manage page's `.ics` uses the same). */
+export function bookingUid(bookingId: string, siteUrl: string): string {
+  return `${bookingId}@${new URL(siteUrl).hostname}`;
+}
+
+export function invitationFile(facts: InvitationFacts): string {
+  const calendar = ical({
+    prodId: { company: 'scheduling-api', product: 'booking', language: 'EN' },
+    method: facts.method === 'CANCEL' ? ICalCalendarMethod.CANCEL : ICalCalendarMethod.REQUEST,
+    timezone: { name: facts.zone, generator: (zone) => vtimezone(zone, facts.start) },
+  });
+  calendar.createEvent({
+    id: facts.uid,
+    sequence: facts.sequence,
+    stamp: facts.stamp,
+    start: dayjs(facts.start).tz(facts.zone),
+    end: dayjs(facts.end).tz(facts.zone),
+    timezone: facts.zone,
+    summary: facts.summary,
+    description: facts.description,
+    location: facts.location,
+    organizer: facts.organizer,
+    attendees: facts.attendees.map((attendee) => ({ ...attendee, role: ICalAttendeeRole.REQ })),
+    status: facts.method === 'CANCEL' ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
+  });
+  return calendar.toString();
+}

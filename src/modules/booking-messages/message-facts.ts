@@ -1,0 +1,49 @@
+/**
+ * What a message says about its booking, as it was when the message was queued (stored with the message as
+ * JSON), so a message sent late, or read in the dashboard later, says what was true when it was written.
+ */
+import type { Booking } from '../bookings/bookings.schemas.ts';
+
+export interface PersonFacts {
+  name: string;
+  email: string;
+  timezone: string;
+}
+
+export interface MessageFacts {
+  bookingId: string;
+  eventTypeName: string;
+  startAt: string;
+  endAt: string;
+  /** The time before a reschedule (update messages). */
+  previous: { startAt: string; endAt: string } | null;
+  location: string | null;
+  invitee: PersonFacts;
+  guests: string[];
+  answers: { questionId: string; value: string }[];
+  notes: string | null;
+  /** Who canceled and why (cancellation messages). */
+  canceled: { by: string | null; reason: string | null } | null;
+  /** The booking's host, added by the statement that queues the messages (it reads the host's row). */
+  host: PersonFacts;
+}
+
+/** The facts the queueing statement completes with the host. */
+export type FactsWithoutHost = Omit<MessageFacts, 'host'>;
+
+export function factsOf(booking: Booking, previous?: { startAt: string; endAt: string }): FactsWithoutHost | undefined {
+  if (!booking.invitee) return undefined;
+  return {
+    bookingId: booking.id,
+    eventTypeName: booking.eventType.name,
+    startAt: booking.startAt,
+    endAt: booking.endAt,
+    previous: previous ?? null,
+    location: booking.location ? (booking.location.value ?? booking.location.kind) : null,
+    invitee: booking.invitee,
+    guests: booking.guests ?? [],
+    answers: booking.answers ?? [],
+    notes: booking.notes ?? null,
+    canceled: booking.status === 'canceled' ? { by: booking.canceledBy, reason: booking.cancelReason } : null,
+  };
+}

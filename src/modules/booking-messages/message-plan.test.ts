@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import type { FactsWithoutHost } from './message-facts.ts';
+import { announcements, attendeesOf, planReminders, replanReminders, SKIPPED, withManageLink } from './message-plan.ts';
+
+const facts: FactsWithoutHost = {
+  bookingId: 'b1',
+  eventTypeName: 'Intro call',
+  startAt: '2026-12-01T10:00:00.000Z',
+  endAt: '2026-12-01T10:30:00.000Z',
+  previous: null,
+  location: null,
+  invitee: { name: 'Ines', email: 'ines@example.com', timezone: 'Europe/Lisbon' },
+  guests: ['rui@example.com', 'INES@example.com', 'Rui@Example.com', 'ana@example.com'],
+  answers: [],
+  notes: null,
+  canceled: null,
+};
+const now = new Date('2026-11-20T12:00:00Z');
+
+describe('who is written to', () => {
+  it('the invitee, then each guest once: none repeats an address in another letter case', () => {
+    expect(attendeesOf(facts)).toEqual([
+      { audience: 'invitee', email: 'ines@example.com' },
+      { audience: 'guest', email: 'rui@example.com' },
+      { audience: 'guest', email: 'ana@example.com' },
+    ]);
+  });
+
+  it('announcements: one message per recipient, due now; the host’s address is left to the statement', () => {
+    const messages = announcements('confirmation', facts, now);
+    expect(messages.map((m) => [m.audience, m.recipient, m.status, m.scheduled_for])).toEqual([
+      ['invitee', 'ines@example.com', 'queued', now.toISOString()],
+      ['guest', 'rui@example.com', 'queued', now.toISOString()],
+      ['guest', 'ana@example.com', 'queued', now.toISOString()],
+      ['host', null, 'queued', now.toISOString()],
+    ]);
+    expect(messages.filter((m) => m.inherit_link).map((m) => m.audience)).toEqual(['invitee']);
+    expect(announcements('cancellation', facts, now).some((m) => m.inherit_link)).toBe(false);
+  });
+
+  it('the manage link goes to the invitee’s messages only', () => {
+    const messages = withManageLink([...announcements('confirmation', facts, now), ...planReminders([{ offsetMin: 60, to: 'both' }], facts, now)], 'v1.sealed');
+    expect(messages.filter((m) => m.manage_link).map((m) => [m.kind, m.audience])).toEqual([
+      ['confirmation', 'invitee'],
+      ['reminder', 'invitee'],
+    ]);
+  });
+});
+
+describe('reminders', () => {
+  it('one per recipient at start minus the offset; `both` writes to the invitee, each guest and the host', () => {
+    const planned = planReminders([{ offsetMin: 1440, to: 'both' }, { offsetMin: 30, to: 'host' }], facts, now);
+    expect(planned.map((m) => [m.offset_min, m.audience, m.status, m.scheduled_for])).toEqual([
+      [1440, 'invitee', 'scheduled', '2026-11-30T10:00:00.000Z'],
+      [1440, 'guest', 'scheduled', '2026-11-30T10:00:00.000Z'],
+      [1440, 'guest', 'scheduled', '2026-11-30T10:00:00.000Z'],
+      [1440, 'host', 'scheduled', '2026-11-30T10:00:00.000Z'],
+      [30, 'host', 'scheduled', '2026-12-01T09:30:00.000Z'],
+    ]);
+  });
+
+  it('one whose time has passed is written skipped, with why', () => {
+    const late = new Date('2026-11-30T10:00:00Z');
+    const [reminder] = planReminders([{ offsetMin: 1440, to: 'invitee' }], facts, late);
+    expect(reminder).toMatchObject({ status: 'skipped', next_attempt_at: null, last_error: SKIPPED.pastAtBooking });
+  });
+
+  it('a reschedule moves the waiting ones, adds those already sent for the old time and drops those no longer planned', () => {
+    const moved = { ...facts, startAt: '2026-12-03T10:00:00.000Z', endAt: '2026-12-03T10:30:00.000Z' };
+    const planned = planReminders([{ offsetMin: 1440, to: 'both' }], moved, now, SKIPPED.pastAtMove);
+    const changes = replanReminders(planned, [
+      { id: 'r-invitee', offset_min: 1440, audience: 'invitee', recipient: 'INES@example.com' },
+      { id: 'r-host', offset_min: 1440, audience: 'host', recipient: 'old-host@example.com' },
+      { id: 'r-old', offset_min: 60, audience: 'invitee', recipient: 'ines@example.com' },
+    ]);
+    expect(changes.moves).toEqual([
+      { id: 'r-invitee', status: 'scheduled', scheduled_for: '2026-12-02T10:00:00.000Z', next_attempt_at: '2026-12-02T10:00:00.000Z', last_error: null },
+      { id: 'r-host', status: 'scheduled', scheduled_for: '2026-12-02T10:00:00.000Z', next_attempt_at: '2026-12-02T10:00:00.000Z', last_error: null },
+    ]);
+    expect(changes.added.map((m) => [m.audience, m.recipient])).toEqual([
+      ['guest', 'rui@example.com'],
+      ['guest', 'ana@example.com'],
+    ]);
+    expect(changes.dropped).toEqual(['r-old']);
+  });
+
+  it('a waiting reminder moved to a time already past is skipped; none is added for a past time', () => {
+    const soon = { ...facts, startAt: '2026-11-20T12:30:00.000Z', endAt: '2026-11-20T13:00:00.000Z' };
+    const planned = planReminders([{ offsetMin: 60, to: 'invitee' }], { ...soon, guests: [] }, now, SKIPPED.pastAtMove);
+    const changes = replanReminders(planned, [{ id: 'r1', offset_min: 60, audience: 'invitee', recipient: 'ines@example.com' }]);
+    expect(changes.moves).toEqual([{ id: 'r1', status: 'skipped', scheduled_for: '2026-11-20T11:30:00.000Z', next_attempt_at: null, last_error: SKIPPED.pastAtMove }]);
+    expect(replanReminders(planned, []).added).toEqual([]);
+  });
+});

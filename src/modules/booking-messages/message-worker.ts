@@ -1,0 +1,111 @@
+/**
+ * Sends due messages: every instance polls, and claims a batch with `for update skip locked` while moving its due
+ * time a lease ahead, in one statement (the webhook delivery worker's claim), so two instances never send one
+ * message at once and a message whose instance died is claimed again when its lease ends (at least once; the
+ * repeat carries the same Message-ID). Each outcome is recorded only if the lease is still that claim's, so a
+ * message moved or dropped meanwhile (a reschedule, a cancellation) keeps its new state. Without an SMTP server
+ * each due message is kept: marked `skipped`, as it would have gone out (the dashboard composes it on demand).
+ */
+import { MAIL_DELIVERY } from '../../config/timeouts.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { startPollingWorker, type WorkerQuery } from '../../lib/polling-worker.ts';
+import { type RetryPolicy, retryDelayMs } from '../../lib/retry-policy.ts';
+import type { ComposedMail, StoredMessage } from './compose.ts';
+import type { MailTransport, SendOutcome } from './mail-transport.ts';
+import { SKIPPED } from './message-plan.ts';
+
+/** Why every message is `skipped` on a service without an SMTP server. */
+export const KEPT_WITHOUT_SMTP = 'kept, not sent: no SMTP server is configured (SMTP_URL)';
+
+/** The default delays after temporary failures: 1 + 7 attempts over about 22 hours. */
+export const DEFAULT_MAIL_RETRY_DELAYS_MS = [60_000, 300_000, 900_000, 3_600_000, 10_800_000, 21_600_000, 43_200_000];
+
+/** Messages kept per poll without an SMTP server (one statement, nothing rendered). */
+const KEEP_BATCH = 200;
+
+export interface MessageWorkerOptions {
+  query: WorkerQuery;
+  clock: Clock;
+  leaseMs: number;
+  retry: RetryPolicy;
+  /** Undefined without SMTP_URL: messages are kept, not sent. */
+  transport: MailTransport | undefined;
+  /** The message's mail (opening its sealed manage link, if any). */
+  compose: (message: StoredMessage & { manage_link: string | null }) => Promise<ComposedMail>;
+  onError: (error: unknown) => void;
+}
+
+type ClaimedMessage = StoredMessage & { manage_link: string | null; attempts: number };
+
+export function startMessageWorker(options: MessageWorkerOptions): { stop(): Promise<void> } {
+  const transport = options.transport;
+  return startPollingWorker({
+    runBatch: () => (transport ? sendDueBatch(options, transport) : keepDueBatch(options)),
+    batch: transport ? MAIL_DELIVERY.batch : KEEP_BATCH,
+    pollMs: MAIL_DELIVERY.pollMs,
+    onError: options.onError,
+  });
+}
+
+async function keepDueBatch(options: MessageWorkerOptions): Promise<number> {
+  const kept = await options.query(
+    `update booking_message set status = 'skipped', next_attempt_at = null, last_error = $1
+      where id in (select id from booking_message where status in ('scheduled', 'queued') and next_attempt_at <= $2
+                    order by next_attempt_at limit $3 for update skip locked)
+     returning id`,
+    [KEPT_WITHOUT_SMTP, options.clock.now(), KEEP_BATCH],
+  );
+  return kept.length;
+}
+
+async function sendDueBatch(options: MessageWorkerOptions, transport: MailTransport): Promise<number> {
+  const now = options.clock.now();
+  const lease = new Date(now.getTime() + options.leaseMs);
+  const claimed = await options.query<ClaimedMessage>(
+    `with due as (
+       select id from booking_message
+        where status in ('scheduled', 'queued') and next_attempt_at <= $1
+        order by next_attempt_at
+        limit $2 for update skip locked
+     )
+     update booking_message m set status = 'queued', attempts = m.attempts + 1, next_attempt_at = $3
+       from due where m.id = due.id and m.status in ('scheduled', 'queued') and m.next_attempt_at <= $1
+     returning m.id, m.kind, m.audience, m.recipient, m.time_zone, m.offset_min, m.sequence, m.facts, m.manage_link, m.created_at, m.attempts`,
+    [now, MAIL_DELIVERY.batch, lease],
+  );
+  await Promise.all(claimed.map((message) => attempt(options, transport, message, lease)));
+  return claimed.length;
+}
+
+async function attempt(options: MessageWorkerOptions, transport: MailTransport, message: ClaimedMessage, lease: Date): Promise<void> {
+  if (message.kind === 'reminder' && Date.parse(message.facts.startAt) <= options.clock.now().getTime()) {
+    await record(options, message, lease, { kind: 'permanent', error: SKIPPED.started }, 'skipped');
+    return;
+  }
+  let mail: ComposedMail;
+  try {
+    mail = await options.compose(message);
+  } catch (error) {
+    // A fault of the service (a sealed link that no longer opens): reported, and the message fails, not loops.
+    options.onError(error);
+    await record(options, message, lease, { kind: 'permanent', error: 'the message could not be composed' });
+    return;
+  }
+  await record(options, message, lease, await transport.send(mail));
+}
+
+/** Writes an attempt's outcome, if the claim still holds the message. */
+async function record(options: MessageWorkerOptions, message: ClaimedMessage, lease: Date, outcome: SendOutcome, finalStatus: 'failed' | 'skipped' = 'failed'): Promise<void> {
+  const now = options.clock.now();
+  const held = 'and next_attempt_at = $3 and status = \'queued\'';
+  if (outcome.kind === 'sent') {
+    await options.query(`update booking_message set status = 'sent', sent_at = $1, next_attempt_at = null, last_error = null where id = $2 ${held}`, [now, message.id, lease]);
+    return;
+  }
+  const delay = outcome.kind === 'temporary' ? retryDelayMs(options.retry, message.attempts, MAIL_DELIVERY.jitter) : undefined;
+  if (delay === undefined) {
+    await options.query(`update booking_message set status = $1, next_attempt_at = null, last_error = $4 where id = $2 ${held}`, [finalStatus, message.id, lease, outcome.error]);
+  } else {
+    await options.query(`update booking_message set next_attempt_at = $1, last_error = $4 where id = $2 ${held}`, [new Date(now.getTime() + delay), message.id, lease, outcome.error]);
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * What every message template gives: its words, as plain text, laid out by mail-layout.ts into the HTML part
+ * (MJML) and the text part. One template per kind of message (confirmation.ts, update.ts, cancellation.ts,
+ * reminder.ts); each writes for the invitee, a guest or the host.
+ */
+import type { MessageAudience } from '../booking-messages.schemas.ts';
+import type { MessageFacts } from '../message-facts.ts';
+import { formatMeetingTime } from '../message-time.ts';
+
+export interface MailContent {
+  subject: string;
+  heading: string;
+  paragraphs: string[];
+  /** Label and value rows (the time, the place, the answers…). */
+  details: { label: string; value: string }[];
+  /** The one button, e.g. the invitee's manage link. */
+  action: { label: string; url: string } | null;
+}
+
+export interface TemplateInput {
+  facts: MessageFacts;
+  audience: MessageAudience;
+  /** The recipient's time zone: every time in the message is written in it. */
+  zone: string;
+  /** The invitee's private manage link (their own messages only). */
+  manageUrl: string | null;
+  /** A reminder's minutes before the start. */
+  offsetMin: number | null;
+}
+
+export type Template = (input: TemplateInput) => MailContent;
+
+/** The meeting's time in the recipient's zone. */
+export function when(input: TemplateInput): string {
+  return formatMeetingTime(input.facts.startAt, input.facts.endAt, input.zone);
+}
+
+/** The meeting's title as the invitee's side sees it. */
+export function meetingWithHost(facts: MessageFacts): string {
+  return `${facts.eventTypeName} with ${facts.host.name}`;
+}
+
+export function whereRow(facts: MessageFacts): MailContent['details'] {
+  return facts.location ? [{ label: 'Where', value: facts.location }] : [];
+}
+
+/** The invitee, their guests, notes and answers: what the host needs to know about who is coming. */
+export function inviteeRows(facts: MessageFacts): MailContent['details'] {
+  const rows = [{ label: 'Invitee', value: `${facts.invitee.name} <${facts.invitee.email}>` }];
+  rows.push({ label: 'Invitee’s time zone', value: facts.invitee.timezone });
+  if (facts.guests.length > 0) rows.push({ label: 'Guests', value: facts.guests.join(', ') });
+  if (facts.notes) rows.push({ label: 'Notes', value: facts.notes });
+  for (const answer of facts.answers) rows.push({ label: answer.questionId, value: answer.value });
+  return rows;
+}
+
+/** The invitee's button to their manage page, when they have one. */
+export function manageAction(input: TemplateInput): MailContent['action'] {
+  return input.audience === 'invitee' && input.manageUrl ? { label: 'Reschedule or cancel', url: input.manageUrl } : null;
+}

@@ -1,0 +1,65 @@
+/**
+ * A VTIMEZONE for an IANA zone, built from the runtime's own time zone data (the data every other time of the
+ * service comes from): the zone's offset changes from a year before to a year after an instant, each as an
+ * observance with a single onset. RFC 5545 wants one for every TZID an invitation names; Outlook needs it.
+ */
+import { offsetMinutes } from '../availability/wall-clock.ts';
+
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+const YEAR = 366 * DAY;
+
+interface Transition {
+  /** The first instant of the new offset. */
+  at: number;
+  from: number;
+  to: number;
+}
+
+/** The zone's offset changes within [from, to], found day by day and then to the minute. */
+export function offsetTransitions(zone: string, from: number, to: number): Transition[] {
+  const transitions: Transition[] = [];
+  let previous = offsetMinutes(from, zone);
+  for (let day = from + DAY; day <= to; day += DAY) {
+    const offset = offsetMinutes(day, zone);
+    if (offset === previous) continue;
+    let low = day - DAY;
+    let high = day;
+    while (high - low > MINUTE) {
+      const middle = low + Math.floor((high - low) / 2 / MINUTE) * MINUTE;
+      if (offsetMinutes(middle, zone) === previous) low = middle;
+      else high = middle;
+    }
+    transitions.push({ at: high, from: previous, to: offset });
+    previous = offset;
+  }
+  return transitions;
+}
+
+/** `+0100`, `-0430`. */
+function offsetText(minutes: number): string {
+  const sign = minutes < 0 ? '-' : '+';
+  const absolute = Math.abs(minutes);
+  return `${sign}${String(Math.floor(absolute / 60)).padStart(2, '0')}${String(absolute % 60).padStart(2, '0')}`;
+}
+
+/** The local time an instant shows at an offset, as a DATE-TIME without zone (`20261025T030000`). */
+function localText(epochMs: number, offset: number): string {
+  return new Date(epochMs + offset * MINUTE).toISOString().slice(0, 19).replace(/[-:]/g, '');
+}
+
+function observance(kind: 'STANDARD' | 'DAYLIGHT', start: number, from: number, to: number): string[] {
+  return [`BEGIN:${kind}`, `DTSTART:${localText(start, from)}`, `TZOFFSETFROM:${offsetText(from)}`, `TZOFFSETTO:${offsetText(to)}`, `END:${kind}`];
+}
+
+/** The VTIMEZONE component of `zone` valid from a year before `around` to a year after it (CRLF line ends). */
+export function vtimezone(zone: string, around: Date): string {
+  const from = around.getTime() - YEAR;
+  const initial = offsetMinutes(from, zone);
+  const lines = ['BEGIN:VTIMEZONE', `TZID:${zone}`, ...observance('STANDARD', from, initial, initial)];
+  for (const change of offsetTransitions(zone, from, around.getTime() + YEAR)) {
+    lines.push(...observance(change.to > change.from ? 'DAYLIGHT' : 'STANDARD', change.at, change.from, change.to));
+  }
+  lines.push('END:VTIMEZONE');
+  return lines.join('\r\n');
+}

@@ -1,0 +1,45 @@
+/**
+ * What happens after a booking is rescheduled or canceled, in the same transaction and in this order (as
+ * AFTER_BOOKING for a new booking): the next side effect of a change is one more entry in its list.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { queueCancellationMessages, queueRescheduleMessages } from '../booking-messages/message-outbox.ts';
+import type { EventTypeRecord } from '../event-types/event-type.rows.ts';
+import { emitWebhookEvent } from '../webhooks/outbox.ts';
+import type { Booking } from './bookings.schemas.ts';
+
+export interface RescheduledBooking {
+  booking: Booking;
+  /** Its time before the move. */
+  previous: { startAt: string; endAt: string };
+  eventType: EventTypeRecord;
+  ownerId: string;
+  now: Date;
+}
+
+export interface CanceledBooking {
+  booking: Booking;
+  ownerId: string;
+  now: Date;
+}
+
+export type AfterRescheduleEffect = (tx: EntityManager, moved: RescheduledBooking) => Promise<void>;
+export type AfterCancelEffect = (tx: EntityManager, canceled: CanceledBooking) => Promise<void>;
+
+export const AFTER_RESCHEDULE: readonly AfterRescheduleEffect[] = [
+  (tx, { booking, ownerId, now }) => emitWebhookEvent(tx, ownerId, 'booking.rescheduled', booking, now),
+  (tx, { booking, previous, eventType, now }) => queueRescheduleMessages(tx, booking, previous, eventType.reminders, now),
+];
+
+export const AFTER_CANCEL: readonly AfterCancelEffect[] = [
+  (tx, { booking, ownerId, now }) => emitWebhookEvent(tx, ownerId, 'booking.canceled', booking, now),
+  (tx, { booking, now }) => queueCancellationMessages(tx, booking, now),
+];
+
+export async function runAfterReschedule(tx: EntityManager, moved: RescheduledBooking): Promise<void> {
+  for (const effect of AFTER_RESCHEDULE) await effect(tx, moved);
+}
+
+export async function runAfterCancel(tx: EntityManager, canceled: CanceledBooking): Promise<void> {
+  for (const effect of AFTER_CANCEL) await effect(tx, canceled);
+}
