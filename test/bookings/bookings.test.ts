@@ -90,6 +90,7 @@ describe('GET /api/v2/bookings', () => {
           cancelReason: null,
           canceledBy: null,
           createdAt: '2026-05-04T08:00:00.000Z',
+          calendarEvents: [],
         },
         {
           id: canceled.id,
@@ -108,6 +109,7 @@ describe('GET /api/v2/bookings', () => {
           cancelReason: 'Conflict',
           canceledBy: 'invitee',
           createdAt: '2026-05-02T08:00:00.000Z',
+          calendarEvents: [],
         },
         {
           id: past.id,
@@ -126,6 +128,7 @@ describe('GET /api/v2/bookings', () => {
           cancelReason: null,
           canceledBy: null,
           createdAt: '2026-05-01T08:00:00.250Z',
+          calendarEvents: [],
         },
       ],
       nextCursor: null,
@@ -521,6 +524,7 @@ describe('DELETE /api/v2/bookings/{id}', () => {
       cancelReason: 'Host is ill',
       canceledBy: 'host',
       createdAt: '2026-05-20T10:00:00.000Z',
+      calendarEvents: [],
     });
     expect(await block(booking.busyBlockId)).toEqual({ active: false, seats_taken: 0 });
     expect(await contactMeetings(host.token, email)).toBe(1);

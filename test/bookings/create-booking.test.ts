@@ -68,6 +68,7 @@ describe('POST /api/v2/bookings', () => {
       cancelReason: null,
       canceledBy: null,
       createdAt: new Date(NOW).toISOString(),
+      calendarEvents: [],
     });
     expect(res.headers['x-ratelimit-limit']).toBe('600');
     const [row] = await t.em().execute(

@@ -63,7 +63,7 @@ describe('round trips of POST /api/v2/bookings', () => {
     return request.send({ eventTypeId, start, durationMin: 30, invitee: invitee() });
   };
 
-  it('without an Idempotency-Key: the event type and calendars read first, then 9 statements, all prepared but begin and commit', async () => {
+  it('without an Idempotency-Key: the event type and calendars read first, then 10 statements, all prepared but begin and commit', async () => {
     recordStatements();
     expect((await book('2026-03-02T10:00:00Z')).status).toBe(201);
     const { before, inside } = bookingTransaction();
@@ -76,6 +76,7 @@ describe('round trips of POST /api/v2/bookings', () => {
       'booking.busy-block',
       'booking.create',
       'contact.refresh',
+      'calendar-event.queue',
       'webhook.emit',
       'commit',
     ]);

@@ -15,7 +15,7 @@ import { assertBookable } from './booking-creation.service.ts';
 import { reserveSlot } from './slot-reservation.ts';
 import { bookingTransaction, lockHostCalendars } from './booking-transaction.ts';
 import { readBooking, readBookingRow } from './booking.rows.ts';
-import { emitWebhookEvent } from '../webhooks/outbox.ts';
+import { AFTER_RESCHEDULE, runAfterChange } from './after-booking.ts';
 import type { Booking } from './bookings.schemas.ts';
 import type { IdempotencyScope } from '../../lib/idempotency-key.ts';
 import { claimIdempotencyKey, requestHash, storeIdempotentResponse } from './idempotency.ts';
@@ -107,6 +107,6 @@ async function moveBooking(tx: EntityManager, ownerId: string, input: Reschedule
   }
   await refreshContacts(tx, ownerId, [locked.invitee_email]);
   const booking = await readBooking(tx, ownerId, input.id);
-  await emitWebhookEvent(tx, ownerId, 'booking.rescheduled', booking, now);
+  await runAfterChange(AFTER_RESCHEDULE, tx, { booking, ownerId, now });
   return booking;
 }

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { emitWebhookEvent } from '../webhooks/outbox.ts';
+import { AFTER_CANCEL, runAfterChange } from './after-booking.ts';
 import { notFound } from '../../lib/errors.ts';
 import { openKeyset, type Page, sortKeySql } from '../../lib/keyset.ts';
 import { releaseBusyBlocks } from './busy-blocks.ts';
@@ -125,7 +125,7 @@ export async function cancelBooking(
       await releaseBusyBlocks(tx, input.id);
       await refreshContacts(tx, ownerId, [locked.invitee_email]);
       const canceled = await readBooking(tx, ownerId, input.id);
-      await emitWebhookEvent(tx, ownerId, 'booking.canceled', canceled, now);
+      await runAfterChange(AFTER_CANCEL, tx, { booking: canceled, ownerId, now });
       return canceled;
     }
     return readBooking(tx, ownerId, input.id);

@@ -45,6 +45,8 @@ interface StoredCalendar {
 /** Reads what changed in a CalDAV account; never throws for what the server does (that is a `failed` outcome). */
 export async function readCaldav(em: EntityManager, connection: CaldavConnection, options: CaldavReadOptions): Promise<CaldavOutcome> {
   const client = new CaldavClient(connection.credentials, options);
+  let own: Promise<ReadonlySet<string>> | undefined;
+  const ownUids = () => (own ??= options.ownUids());
   try {
     let homeUrl = connection.homeUrl ?? (await client.discoverHome());
     let remote = await client.listCalendars(homeUrl);
@@ -60,7 +62,7 @@ export async function readCaldav(em: EntityManager, connection: CaldavConnection
     for (const calendar of remote) {
       const last = stored.get(calendar.url);
       if (last && unchanged(calendar, last, now)) calendars.push(calendar);
-      else calendars.push({ ...calendar, busy: await busyOf(client, calendar, connection.timezone, options) });
+      else calendars.push({ ...calendar, busy: await busyOf(client, calendar, connection.timezone, { ...options, ownUids }) });
     }
     return { kind: 'calendars', homeUrl, calendars };
   } catch (error) {

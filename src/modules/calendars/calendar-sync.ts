@@ -12,6 +12,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { startPollingWorker } from '../../lib/polling-worker.ts';
 import { openSecret } from '../../lib/sealed-secrets.ts';
 import { expandBusy, InvalidCalendarError } from './busy-expansion.ts';
+import { ownEventUids } from './booking-events.ts';
 import type { CaldavCredentials } from './caldav-client.ts';
 import { applyCaldavRead, type CaldavOutcome, readCaldav } from './caldav-sync.ts';
 import { fetchFeed, type FeedValidators } from './feed-fetch.ts';
@@ -100,7 +101,7 @@ async function readAccount(em: EntityManager, connection: ClaimedConnection, set
       timeoutMs: settings.fetchTimeoutMs ?? CALENDAR_FETCH.requestMs,
       signal: AbortSignal.any([AbortSignal.timeout(settings.leaseMs / 2), ...(signal ? [signal] : [])]),
       window: { start: now, end: new Date(now.getTime() + SYNC_HORIZON_MS) },
-      ownUids: async () => new Set(),
+      ownUids: () => ownEventUids(em, connection.owner_id, now),
     },
   );
 }
@@ -117,7 +118,10 @@ async function readFeed(em: EntityManager, connection: ClaimedConnection, settin
   const now = settings.clock.now();
   try {
     const window = { start: now, end: new Date(now.getTime() + SYNC_HORIZON_MS) };
-    return { kind: 'busy', intervals: expandBusy(fetched.body, window, connection.timezone), validators: fetched.validators };
+    const intervals = expandBusy(fetched.body, window, connection.timezone);
+    // The service's own events (a booking target's published feed): busy already as bookings.
+    const own = await ownEventUids(em, connection.owner_id, now);
+    return { kind: 'busy', intervals: intervals.filter((interval) => !own.has(interval.uid)), validators: fetched.validators };
   } catch (error) {
     if (error instanceof InvalidCalendarError) return { kind: 'failed', error: `the feed is not a readable iCalendar document: ${error.message}` };
     throw error;

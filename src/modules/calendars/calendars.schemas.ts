@@ -34,6 +34,14 @@ export const CalendarConnectionSchema = z
     calendars: z
       .array(ConnectedCalendarSchema)
       .meta({ description: "Its calendars: a feed has exactly one; a CalDAV account's are discovered by its first sync, each busy at first." }),
+    bookingEvents: z
+      .object({
+        pending: z.int().meta({ description: 'Bookings whose event is queued or being retried.', examples: [0] }),
+        failed: z.int().meta({ description: 'Bookings whose event was given up after the last retry.', examples: [0] }),
+        lastError: z.string().nullable().meta({ description: 'The latest failure of a write, when one failed; null otherwise.', examples: [null] }),
+      })
+      .nullable()
+      .meta({ description: "For a CalDAV account: the writing of bookings to its calendar that receives them; null for a feed." }),
     createdAt: z.iso.datetime().meta({ description: 'When the connection was made.', examples: [EXAMPLE.createdAt] }),
   })
   .meta({ id: 'CalendarConnection' });
