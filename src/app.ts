@@ -18,6 +18,7 @@ import { openSecret } from './lib/sealed-secrets.ts';
 import { PrincipalCache } from './identity/principal-cache.ts';
 import { listenForPrincipalChanges } from './identity/principal-invalidation.ts';
 import { initOrm } from './db/orm.ts';
+import { startBookingEventWorker } from './modules/calendars/booking-event-worker.ts';
 import { calendarSyncSettings, startCalendarSyncWorker } from './modules/calendars/calendar-sync.ts';
 import { DEFAULT_RETRY_DELAYS_MS, startDeliveryWorker } from './modules/webhooks/delivery-worker.ts';
 import { type RetryPolicy, retryPolicyOf } from './lib/retry-policy.ts';
@@ -247,12 +248,19 @@ export async function buildApp(options: AppOptions): Promise<App> {
     clock: services.clock,
     onError: (error) => log.warn({ err: error }, 'pending booking expiry: a poll failed; trying again'),
   });
+  // Bookings written back to CalDAV calendars share those two connections: both are background work.
+  const bookingEventWorker = startBookingEventWorker({
+    emOf: () => backgroundOrm.em.fork(),
+    settings: { allowPrivateNetworks: env.CALENDAR_ALLOW_PRIVATE_NETWORKS, clock: services.clock, siteUrl: env.SITE_URL },
+    onError: (error) => log.warn({ err: error }, 'booking calendar event worker: a poll failed; trying again'),
+  });
 
   return {
     fastify,
     services,
     beginStop: () => draining.beginStop(),
     async close() {
+      await bookingEventWorker.stop();
       await calendarSyncWorker.stop();
       await pendingExpiryWorker.stop();
       await backgroundOrm.close();

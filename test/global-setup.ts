@@ -10,6 +10,7 @@ import { initOrm, migrate } from '../src/db/orm.ts';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import { BROWSER_TEST_SUFFIX, type ChromiumInstall, provideChromium } from './helpers/chromium.ts';
 import { databaseUrl } from './helpers/database-url.ts';
+import { RADICALE_TEST_MARKER } from './helpers/radicale.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -27,7 +28,9 @@ declare module 'vitest' {
  * database from which every test file clones its own database, so files run in parallel and in any order.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const withBrowser = await runsBrowserTests(project);
+  const testFiles = await selectedTestFiles(project);
+  const withBrowser = testFiles.some((file) => file.endsWith(BROWSER_TEST_SUFFIX));
+  if (testFiles.some((file) => path.basename(file).includes(RADICALE_TEST_MARKER))) await ensureRadicale();
   // Unpacked here, once, rather than by each test file; a missing or broken Chromium is said before anything
   // runs, so a newcomer's first `npm test` explains itself instead of failing late.
   const chromium = withBrowser ? await provideChromium() : null;
@@ -55,12 +58,29 @@ export default async function setup(project: TestProject): Promise<() => Promise
   };
 }
 
-/** Whether this run includes the browser tests, after the command line's file filters and excludes. */
-async function runsBrowserTests(project: TestProject): Promise<boolean> {
+/** The files this run includes, after the command line's file filters and excludes. */
+async function selectedTestFiles(project: TestProject): Promise<string[]> {
   // The CLI's file filters are not public API; without them every included file counts.
   const filters = (project.vitest as { filenamePattern?: string[] }).filenamePattern;
   const { testFiles } = await project.globTestFiles(filters);
-  return testFiles.some((file) => file.endsWith(BROWSER_TEST_SUFFIX));
+  return testFiles;
+}
+
+/**
+ * The CalDAV tests run the Debian `radicale` package. On a fresh machine of this kind (Debian, as root) it is
+ * installed here, so `npm test` stays the one command; elsewhere the tests' own error says what is missing.
+ */
+async function ensureRadicale(): Promise<void> {
+  const run = promisify(execFile);
+  const found = await run('sh', ['-c', 'command -v radicale']).then(() => true, () => false);
+  if (found || process.getuid?.() !== 0) return;
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const install = () => run('apt-get', ['install', '-y', '-q', 'radicale'], { env, timeout: 300_000 });
+  // A machine whose package lists were never fetched knows no `radicale` yet.
+  await install().catch(async () => {
+    await run('apt-get', ['update', '-q'], { env, timeout: 300_000 });
+    await install();
+  });
 }
 
 /** Builds the web app from the current source once per run, so browser tests never see a stale dist/. */

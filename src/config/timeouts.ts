@@ -128,3 +128,15 @@ export const MAIL_DELIVERY = {
   /** Up to this fraction is added at random to each default retry delay. */
   jitter: 0.2,
 } as const;
+
+/** Bookings written back to their hosts' CalDAV calendars (each request also within CALENDAR_FETCH.requestMs). */
+export const CALENDAR_WRITE = {
+  /** How often each instance looks for due writes. */
+  pollMs: 500,
+  /** Writes claimed, and sent concurrently, per poll. */
+  batch: 5,
+  /** How long a claimed write keeps other instances off it: longer than its one request can take. */
+  leaseMs: 60_000,
+  /** The waits between attempts (about 9 hours in all); after the last failure the event is `failed`. */
+  retryDelaysMs: [10_000, 60_000, 300_000, 1_800_000, 7_200_000, 21_600_000],
+} as const;

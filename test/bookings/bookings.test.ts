@@ -92,6 +92,7 @@ describe('GET /api/v2/bookings', () => {
           declinedAt: null,
           declineReason: null,
           createdAt: '2026-05-04T08:00:00.000Z',
+          calendarEvents: [],
         },
         {
           id: canceled.id,
@@ -112,6 +113,7 @@ describe('GET /api/v2/bookings', () => {
           declinedAt: null,
           declineReason: null,
           createdAt: '2026-05-02T08:00:00.000Z',
+          calendarEvents: [],
         },
         {
           id: past.id,
@@ -132,6 +134,7 @@ describe('GET /api/v2/bookings', () => {
           declinedAt: null,
           declineReason: null,
           createdAt: '2026-05-01T08:00:00.250Z',
+          calendarEvents: [],
         },
       ],
       nextCursor: null,
@@ -529,6 +532,7 @@ describe('DELETE /api/v2/bookings/{id}', () => {
       declinedAt: null,
       declineReason: null,
       createdAt: '2026-05-20T10:00:00.000Z',
+      calendarEvents: [],
     });
     expect(await block(booking.busyBlockId)).toEqual({ active: false, seats_taken: 0 });
     expect(await contactMeetings(host.token, email)).toBe(1);

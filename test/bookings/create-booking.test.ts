@@ -70,6 +70,7 @@ describe('POST /api/v2/bookings', () => {
       declinedAt: null,
       declineReason: null,
       createdAt: new Date(NOW).toISOString(),
+      calendarEvents: [],
     });
     expect(res.headers['x-ratelimit-limit']).toBe('600');
     const [row] = await t.em().execute(

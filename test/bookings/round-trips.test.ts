@@ -76,6 +76,7 @@ describe('round trips of POST /api/v2/bookings', () => {
       'booking.busy-block',
       'booking.create',
       'contact.refresh',
+      'calendar-event.queue',
       'webhook.emit',
       'booking-message.queue',
       'commit',

@@ -108,7 +108,7 @@ describe('connected calendars (iCalendar feeds)', () => {
     expect(logText).not.toContain(SECRET);
   });
 
-  it('lists, reads, renames and deletes; another user sees a 404; caldav and booking targets are refused', async () => {
+  it('lists, reads, renames and deletes; another user sees a 404; a booking target is refused', async () => {
     server.serve('/plain.ics', (_req, res) => res.writeHead(200).end(feed([])));
     const created = await create(host, { kind: 'ics', url: server.url('/plain.ics') });
     const id = created.body.id as string;
@@ -133,10 +133,6 @@ describe('connected calendars (iCalendar feeds)', () => {
       .send({ calendars: [{ id: calendarId, bookingTarget: true }] });
     expect(target.status).toBe(400);
     expect(JSON.stringify(target.body)).toContain('read-only');
-
-    const caldav = await create(host, { kind: 'caldav', serverUrl: 'https://caldav.example.com/', username: 'u', password: 'p' });
-    expect(caldav.status).toBe(400);
-    expect(JSON.stringify(caldav.body)).toContain('not available yet');
 
     const sync = await t.http.post(`/api/v2/calendar-connections/${id}/sync`).set(...bearer(host.token));
     expect(sync.status).toBe(202);

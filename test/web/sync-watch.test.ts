@@ -11,6 +11,7 @@ const connection = (change: Partial<Connection> = {}): Connection => ({
   lastSyncedAt: '2026-11-24T09:00:00.000Z',
   lastError: null,
   calendars: [],
+  bookingEvents: null,
   createdAt: '2026-11-20T09:00:00.000Z',
   ...change,
 });

@@ -4,6 +4,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { queueCancellationMessages, queueRescheduleMessages } from '../booking-messages/message-outbox.ts';
+import { bookingEventStates, queueCanceledBookingEvents, queueRescheduledBookingEvents } from '../calendars/booking-events.ts';
 import type { EventTypeRecord } from '../event-types/event-type.rows.ts';
 import { emitWebhookEvent } from '../webhooks/outbox.ts';
 import type { Booking } from './bookings.schemas.ts';
@@ -26,12 +27,25 @@ export interface CanceledBooking {
 export type AfterRescheduleEffect = (tx: EntityManager, moved: RescheduledBooking) => Promise<void>;
 export type AfterCancelEffect = (tx: EntityManager, canceled: CanceledBooking) => Promise<void>;
 
+/** The hosts' CalDAV copies follow the booking; the booking answered carries their state. */
+const moveHostCalendarEvents: AfterRescheduleEffect = async (tx, { booking, now }) => {
+  await queueRescheduledBookingEvents(tx, booking.id, now);
+  booking.calendarEvents = await bookingEventStates(tx, booking.id);
+};
+
+const removeHostCalendarEvents: AfterCancelEffect = async (tx, { booking, now }) => {
+  await queueCanceledBookingEvents(tx, booking.id, now);
+  booking.calendarEvents = await bookingEventStates(tx, booking.id);
+};
+
 export const AFTER_RESCHEDULE: readonly AfterRescheduleEffect[] = [
+  moveHostCalendarEvents,
   (tx, { booking, ownerId, now }) => emitWebhookEvent(tx, ownerId, 'booking.rescheduled', booking, now),
   (tx, { booking, previous, eventType, now }) => queueRescheduleMessages(tx, booking, previous, eventType.reminders, now),
 ];
 
 export const AFTER_CANCEL: readonly AfterCancelEffect[] = [
+  removeHostCalendarEvents,
   (tx, { booking, ownerId, now }) => emitWebhookEvent(tx, ownerId, 'booking.canceled', booking, now),
   (tx, { booking, now }) => queueCancellationMessages(tx, booking, now),
 ];

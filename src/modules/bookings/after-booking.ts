@@ -1,8 +1,11 @@
 /**
- * What happens after a booking is written, in the same transaction and in this order: the next side effect of a
- * booking is one more entry in AFTER_BOOKING.
+ * What happens after a booking is written, in the same transaction and in list order: the next side effect of a
+ * booking is one more entry in AFTER_BOOKING (after-booking-change.ts has a change's). An effect may complete the
+ * booking the caller answers with (the calendar write-back sets `calendarEvents`), so effects that send the booking
+ * on come after it.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { queueNewBookingEvents } from '../calendars/booking-events.ts';
 import { refreshLockedContact } from '../contacts/contacts.projection.ts';
 import { readLead } from '../leads/lead.rows.ts';
 import { queueNewBookingMessages } from '../booking-messages/message-outbox.ts';
@@ -28,6 +31,11 @@ export type AfterBookingEffect = (tx: EntityManager, booked: NewBooking) => Prom
 /** The invitee's contact, recomputed under the contact lock that the booking's own statement took. */
 const refreshInviteeContact: AfterBookingEffect = (tx, { ownerId, inviteeEmail }) => refreshLockedContact(tx, ownerId, inviteeEmail);
 
+/** The hosts' CalDAV calendars that receive bookings get the event, through the write-back's outbox. */
+const writeToHostCalendars: AfterBookingEffect = async (tx, { booking, now }) => {
+  booking.calendarEvents = await queueNewBookingEvents(tx, booking.id, now);
+};
+
 /** A booking that waits for the host's confirmation is a request (`booking.requested`), not yet a meeting. */
 const announceBooking: AfterBookingEffect = (tx, { booking, ownerId, now }) =>
   emitWebhookEvent(tx, ownerId, booking.status === 'pending' ? 'booking.requested' : 'booking.created', booking, now);
@@ -41,7 +49,13 @@ const announceConvertedLeads: AfterBookingEffect = async (tx, { ownerId, convert
 const queueMessages: AfterBookingEffect = (tx, { booking, reminders, manageToken, now }) =>
   queueNewBookingMessages(tx, booking, reminders, manageToken, now);
 
-export const AFTER_BOOKING: readonly AfterBookingEffect[] = [refreshInviteeContact, announceBooking, announceConvertedLeads, queueMessages];
+export const AFTER_BOOKING: readonly AfterBookingEffect[] = [
+  refreshInviteeContact,
+  writeToHostCalendars,
+  announceBooking,
+  announceConvertedLeads,
+  queueMessages,
+];
 
 export async function runAfterBooking(tx: EntityManager, booked: NewBooking): Promise<void> {
   for (const effect of AFTER_BOOKING) await effect(tx, booked);

@@ -9,6 +9,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { notFound } from '../../lib/errors.ts';
 import { type SqlTimestamp, toIsoString, toIsoStringOrNull } from '../../lib/sql-values.ts';
 import { column, returningList, type RowOf, selectList } from '../../lib/table-columns.ts';
+import { CALENDAR_EVENTS_OF_BOOKING, type CalendarEventJson, toCalendarEventStates } from '../calendars/booking-events.ts';
 import type { Booking, BookingStatus } from './bookings.schemas.ts';
 
 /** BookingRow's own columns, as the `booking` table has them. */
@@ -55,12 +56,20 @@ export const BOOKING_ROW_COLUMNS = {
   event_type_slug: column<string>('et.slug'),
 };
 
+/**
+ * Read with every booking but optional in a BookingRow: the write-back's states, which a new booking's row gets
+ * from its after-booking effect instead (and the bench's hand-built rows never have).
+ */
+const BOOKING_CALENDAR_COLUMNS = {
+  calendar_events: column<CalendarEventJson[]>(CALENDAR_EVENTS_OF_BOOKING),
+};
+
 export type BookingOwnRow = RowOf<typeof BOOKING_OWN_COLUMNS>;
-export type BookingRow = RowOf<typeof BOOKING_ROW_COLUMNS>;
+export type BookingRow = RowOf<typeof BOOKING_ROW_COLUMNS> & Partial<RowOf<typeof BOOKING_CALENDAR_COLUMNS>>;
 export type BookingColumn = keyof typeof BOOKING_OWN_COLUMNS | keyof typeof BOOKING_WRITE_ONLY_COLUMNS;
 
 /** The select list that produces a BookingRow from BOOKING_FROM. */
-export const BOOKING_COLUMNS = selectList('b', BOOKING_ROW_COLUMNS);
+export const BOOKING_COLUMNS = selectList('b', { ...BOOKING_ROW_COLUMNS, ...BOOKING_CALENDAR_COLUMNS });
 
 /** A RETURNING clause on `booking` for BookingRow's own columns (the event type's name and slug come from elsewhere). */
 export const BOOKING_RETURNING = returningList(BOOKING_OWN_COLUMNS);
@@ -87,6 +96,7 @@ export function toBooking(row: BookingRow): Booking {
     declinedAt: toIsoStringOrNull(row.declined_at),
     declineReason: row.decline_reason,
     createdAt: toIsoString(row.created_at),
+    ...(row.calendar_events ? { calendarEvents: toCalendarEventStates(row.calendar_events) } : {}),
   };
 }
 

@@ -25,6 +25,18 @@ const BookingAnswersSchema = z
   .max(50)
   .meta({ id: 'BookingAnswers' });
 
+const BookingCalendarEventSchema = z
+  .object({
+    hostId: z.string().meta({ description: 'The host whose calendar receives the event.', examples: [EXAMPLE.userId] }),
+    status: z.enum(['pending', 'written', 'deleted', 'failed']).meta({
+      description:
+        '`pending`: a write (or, after a cancellation, a deletion) is queued or being retried; `written`: the event is in the calendar as the booking now is; `deleted`: removed after a cancellation; `failed`: given up after the last retry.',
+      examples: ['written'],
+    }),
+    lastError: z.string().nullable().meta({ description: 'Why the last attempt failed, when it did; null otherwise.', examples: [null] }),
+  })
+  .meta({ id: 'BookingCalendarEvent' });
+
 export const BookingSchema = z
   .object({
     id: z.string().meta({ description: 'The booking’s id.', examples: [EXAMPLE.bookingId] }),
@@ -104,6 +116,13 @@ export const BookingSchema = z
         examples: [null],
       }),
     createdAt: z.iso.datetime().meta({ description: 'When the booking was made.', examples: [EXAMPLE.createdAt] }),
+    calendarEvents: z
+      .array(BookingCalendarEventSchema)
+      .optional()
+      .meta({
+        description:
+          "The booking's event in each host's CalDAV calendar that receives bookings; empty when none does. Absent only in responses stored before this field existed (idempotent replays, earlier webhook events).",
+      }),
   })
   .meta({ id: 'Booking' });
 

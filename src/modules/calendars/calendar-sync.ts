@@ -12,6 +12,9 @@ import type { Clock } from '../../lib/clock.ts';
 import { startJobPool } from '../../lib/polling-worker.ts';
 import { openSecret } from '../../lib/sealed-secrets.ts';
 import { expandBusy, InvalidCalendarError } from './busy-expansion.ts';
+import { ownEventUids } from './booking-events.ts';
+import type { CaldavCredentials } from './caldav-client.ts';
+import { applyCaldavRead, type CaldavOutcome, readCaldav } from './caldav-sync.ts';
 import { fetchFeed, type FeedValidators } from './feed-fetch.ts';
 
 /** How far ahead busy times are stored: a year, beyond any window /availability answers for. */
@@ -47,7 +50,10 @@ export function staleRefreshOf(
 interface ClaimedConnection {
   id: string;
   owner_id: string;
+  kind: 'ics' | 'caldav';
+  /** Sealed: a feed's URL, or a CalDAV account's credentials as JSON. */
   secret: string;
+  home_url: string | null;
   etag: string | null;
   last_modified: string | null;
   timezone: string;
@@ -58,7 +64,7 @@ interface ClaimedConnection {
 type Outcome =
   | { kind: 'busy'; intervals: { start: Date; end: Date }[]; validators: FeedValidators }
   | { kind: 'unchanged' }
-  | { kind: 'failed'; error: string };
+  | CaldavOutcome;
 
 /** Claims up to `limit` due connections (only `ids`, when given) for this sync. */
 async function claim(em: EntityManager, settings: SyncSettings, limit: number, ids?: readonly string[]): Promise<ClaimedConnection[]> {
@@ -73,13 +79,34 @@ async function claim(em: EntityManager, settings: SyncSettings, limit: number, i
      )
      update calendar_connection c set lease_until = ?
        from due, app_user u where c.id = due.id and u.id = c.owner_id
-     returning c.id, c.owner_id, c.secret, c.etag, c.last_modified, u.timezone`,
+     returning c.id, c.owner_id, c.kind, c.secret, c.home_url, c.etag, c.last_modified, u.timezone`,
     [ids ? ids.join(',') : now, now, limit, lease],
   );
   return rows.map((row) => ({ ...row, lease }));
 }
 
 async function fetchAndExpand(em: EntityManager, connection: ClaimedConnection, settings: SyncSettings, signal?: AbortSignal): Promise<Outcome> {
+  return connection.kind === 'caldav' ? readAccount(em, connection, settings, signal) : readFeed(em, connection, settings, signal);
+}
+
+/** A CalDAV sync makes several requests: all of them within half the lease, so it ends before another may claim it. */
+async function readAccount(em: EntityManager, connection: ClaimedConnection, settings: SyncSettings, signal?: AbortSignal): Promise<Outcome> {
+  const credentials = JSON.parse(await openSecret(em, 'calendar-credentials', connection.secret)) as CaldavCredentials;
+  const now = settings.clock.now();
+  return readCaldav(
+    em,
+    { id: connection.id, credentials, homeUrl: connection.home_url, timezone: connection.timezone },
+    {
+      allowPrivateNetworks: settings.allowPrivateNetworks,
+      timeoutMs: settings.fetchTimeoutMs ?? CALENDAR_FETCH.requestMs,
+      signal: AbortSignal.any([AbortSignal.timeout(settings.leaseMs / 2), ...(signal ? [signal] : [])]),
+      window: { start: now, end: new Date(now.getTime() + SYNC_HORIZON_MS) },
+      ownUids: () => ownEventUids(em, connection.owner_id, now),
+    },
+  );
+}
+
+async function readFeed(em: EntityManager, connection: ClaimedConnection, settings: SyncSettings, signal?: AbortSignal): Promise<Outcome> {
   const url = await openSecret(em, 'calendar-credentials', connection.secret);
   const fetched = await fetchFeed(
     url,
@@ -91,7 +118,10 @@ async function fetchAndExpand(em: EntityManager, connection: ClaimedConnection, 
   const now = settings.clock.now();
   try {
     const window = { start: now, end: new Date(now.getTime() + SYNC_HORIZON_MS) };
-    return { kind: 'busy', intervals: expandBusy(fetched.body, window, connection.timezone), validators: fetched.validators };
+    const intervals = expandBusy(fetched.body, window, connection.timezone);
+    // The service's own events (a booking target's published feed): busy already as bookings.
+    const own = await ownEventUids(em, connection.owner_id, now);
+    return { kind: 'busy', intervals: intervals.filter((interval) => !own.has(interval.uid)), validators: fetched.validators };
   } catch (error) {
     if (error instanceof InvalidCalendarError) return { kind: 'failed', error: `the feed is not a readable iCalendar document: ${error.message}` };
     throw error;
@@ -129,7 +159,9 @@ async function record(em: EntityManager, connection: ClaimedConnection, outcome:
         connection.lease,
       ],
     );
-    if (held.length === 0 || outcome.kind !== 'busy') return;
+    if (held.length === 0) return;
+    if (outcome.kind === 'calendars') await applyCaldavRead(tx, connection, outcome, now);
+    if (outcome.kind !== 'busy') return;
     await tx.execute('delete from calendar_busy where connection_id = ?', [connection.id], 'run');
     for (let i = 0; i < outcome.intervals.length; i += INSERT_CHUNK) {
       const chunk = outcome.intervals.slice(i, i + INSERT_CHUNK);

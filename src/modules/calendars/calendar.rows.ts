@@ -13,6 +13,13 @@ interface CalendarJson {
   booking_target: boolean;
 }
 
+/** What the write-back of bookings to a CalDAV account's calendars is doing. */
+interface BookingEventsJson {
+  pending: number;
+  failed: number;
+  last_error: string | null;
+}
+
 /** A connection with its calendars (as JSON, in one statement). */
 export const CONNECTION_ROW_COLUMNS = {
   id: column<string>(),
@@ -23,6 +30,13 @@ export const CONNECTION_ROW_COLUMNS = {
   last_synced_at: column<SqlTimestamp | null>(),
   last_error: column<string | null>(),
   created_at: column<SqlTimestamp>(),
+  booking_events: column<BookingEventsJson | null>(
+    `case when c.kind = 'caldav' then (select json_build_object(
+        'pending', count(*) filter (where e.next_attempt_at is not null),
+        'failed', count(*) filter (where e.status = 'failed'),
+        'last_error', (array_agg(e.last_error order by e.updated_at desc) filter (where e.last_error is not null))[1])
+       from booking_calendar_event e join connected_calendar cal on cal.id = e.calendar_id where cal.connection_id = c.id) end`,
+  ),
   calendars: column<CalendarJson[]>(
     `(select coalesce(json_agg(json_build_object('id', cal.id, 'name', cal.name, 'busy', cal.busy, 'booking_target', cal.booking_target) order by cal.name, cal.id), '[]')
         from connected_calendar cal where cal.connection_id = c.id)`,
@@ -49,6 +63,11 @@ export function toConnection(row: ConnectionRow): CalendarConnection {
       busy: calendar.busy,
       bookingTarget: calendar.booking_target,
     })),
+    bookingEvents: row.booking_events && {
+      pending: row.booking_events.pending,
+      failed: row.booking_events.failed,
+      lastError: row.booking_events.last_error,
+    },
     createdAt: toIsoString(row.created_at),
   };
 }

@@ -32,11 +32,12 @@ export const calendarsRouter = router({
         tags: TAGS,
         summary: 'Connect a calendar',
         description:
-          'Connects an iCalendar feed (`kind: "ics"`); its events count as busy time for availability and booking. ' +
-          'The answer never waits on the calendar server: the connection is `pending`, and its first sync, which ' +
-          'starts at once, turns it `ok` or `error`. The URL is stored encrypted and never shown again in full. ' +
-          'A URL that is not `https://` (or `webcal://`) or whose host resolves to anything but a public address is 400; ' +
-          `\`kind: "caldav"\` is not available yet (400). At most ${MAX_CONNECTIONS_PER_USER} connections per user (409 beyond).`,
+          'Connects an iCalendar feed (`kind: "ics"`) or a CalDAV account (`kind: "caldav"`, its calendars discovered); ' +
+          'their events count as busy time for availability and booking. The answer never waits on the calendar ' +
+          'server, even for a wrong password: the connection is `pending`, and its first sync, which starts at once, ' +
+          'turns it `ok` or `error`. The URL and credentials are stored encrypted and never shown again. An address ' +
+          'that is not `https://` (or `webcal://` for a feed) or whose host resolves to anything but a public address ' +
+          `is 400. At most ${MAX_CONNECTIONS_PER_USER} connections per user (409 beyond).`,
       },
     })
     .input(CreateConnectionInputSchema)

@@ -21,16 +21,27 @@ export const ConnectedCalendarSchema = z
 export const CalendarConnectionSchema = z
   .object({
     id: z.string().meta({ description: 'The connection’s id.', examples: [EXAMPLE.calendarConnectionId] }),
-    kind: z.enum(['ics', 'caldav']).meta({ description: '`ics`: an iCalendar feed (read-only).', examples: ['ics'] }),
+    kind: z.enum(['ics', 'caldav']).meta({ description: '`ics`: an iCalendar feed (read-only). `caldav`: a CalDAV account.', examples: ['ics'] }),
     name: z.string().meta({ description: 'A name for the owner.', examples: ['Work calendar'] }),
     url: z.string().meta({
-      description: "The feed's address with its path masked (the full address is a secret, shown to nobody after creation).",
+      description:
+        "A feed's address with its path masked (the full address is a secret, shown to nobody after creation); a CalDAV account's server, scheme and host only.",
       examples: ['https://calendar.google.com/….ics'],
     }),
     status: ConnectionStatusSchema,
     lastSyncedAt: z.iso.datetime().nullable().meta({ description: 'When the last successful sync ended; null before the first.', examples: [EXAMPLE.createdAt] }),
     lastError: z.string().nullable().meta({ description: 'Why the last sync failed, when it did; null otherwise.', examples: [null] }),
-    calendars: z.array(ConnectedCalendarSchema).meta({ description: 'Its calendars (a feed has exactly one).' }),
+    calendars: z
+      .array(ConnectedCalendarSchema)
+      .meta({ description: "Its calendars: a feed has exactly one; a CalDAV account's are discovered by its first sync, each busy at first." }),
+    bookingEvents: z
+      .object({
+        pending: z.int().meta({ description: 'Bookings whose event is queued or being retried.', examples: [0] }),
+        failed: z.int().meta({ description: 'Bookings whose event was given up after the last retry.', examples: [0] }),
+        lastError: z.string().nullable().meta({ description: 'The latest failure of a write, when one failed; null otherwise.', examples: [null] }),
+      })
+      .nullable()
+      .meta({ description: "For a CalDAV account: the writing of bookings to its calendar that receives them; null for a feed." }),
     createdAt: z.iso.datetime().meta({ description: 'When the connection was made.', examples: [EXAMPLE.createdAt] }),
   })
   .meta({ id: 'CalendarConnection' });
@@ -44,7 +55,7 @@ const NameSchema = z.string().trim().min(1).max(200).meta({ description: 'A name
  * `username` and `password` to a CalDAV account; the service names the field a kind is missing.
  */
 export const CreateConnectionInputSchema = z.strictObject({
-  kind: z.enum(['ics', 'caldav']).meta({ description: '`ics`: an iCalendar feed. `caldav`: a CalDAV account, not available yet (400).', examples: ['ics'] }),
+  kind: z.enum(['ics', 'caldav']).meta({ description: '`ics`: an iCalendar feed. `caldav`: a CalDAV account (iCloud, Fastmail, Nextcloud, Radicale…).', examples: ['ics'] }),
   url: z
     .string()
     .max(2000)
@@ -54,9 +65,17 @@ export const CreateConnectionInputSchema = z.strictObject({
         "For `ics`: the feed's secret address (`https://` or `webcal://`, on a public host): Google's secret address in iCal format, an Outlook published calendar, an iCloud, Fastmail or Nextcloud link.",
       examples: ['https://calendar.google.com/calendar/ical/someone%40example.com/private-0123456789abcdef/basic.ics'],
     }),
-  serverUrl: z.string().max(2000).optional().meta({ description: 'For `caldav`: the server.', examples: ['https://caldav.example.com/'] }),
+  serverUrl: z
+    .string()
+    .max(2000)
+    .optional()
+    .meta({ description: 'For `caldav`: the server (`https://`, on a public host); its calendars are discovered from there.', examples: ['https://caldav.example.com/'] }),
   username: z.string().max(500).optional().meta({ description: 'For `caldav`: the account name.', examples: ['someone@example.com'] }),
-  password: z.string().max(500).optional().meta({ description: 'For `caldav`: an app password.', examples: ['app-password'] }),
+  password: z
+    .string()
+    .max(500)
+    .optional()
+    .meta({ description: 'For `caldav`: an app password. Stored encrypted, never shown again.', examples: ['app-password'] }),
   name: NameSchema.optional(),
 });
 export type CreateConnectionInput = z.infer<typeof CreateConnectionInputSchema>;

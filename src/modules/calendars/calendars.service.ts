@@ -3,6 +3,7 @@ import { DomainError, invalidField, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { outboundUrlProblem } from '../../lib/outbound-guard.ts';
 import { sealSecret } from '../../lib/sealed-secrets.ts';
+import type { CaldavCredentials } from './caldav-client.ts';
 import { CONNECTION_COLUMNS, type ConnectionRow, toConnection } from './calendar.rows.ts';
 import type { CalendarConnection, CreateConnectionInput, UpdateConnectionInput } from './calendars.schemas.ts';
 
@@ -24,6 +25,14 @@ export function maskedUrl(url: URL): string {
   return `${url.protocol}//${url.host}/…${path.length > 12 ? path.slice(-4) : ''}`;
 }
 
+/** What a new connection stores: its kind, sealed secret, the address part that may be shown, and a default name. */
+interface NewConnection {
+  kind: 'ics' | 'caldav';
+  sealed: string;
+  masked: string;
+  name: string;
+}
+
 /**
  * A new connection, `pending`, its first sync due at once (the sync worker claims it within a poll). Nothing here
  * contacts the calendar server; its address is checked (scheme, resolved host) as webhooks' are.
@@ -35,16 +44,7 @@ export async function createConnection(
   policy: CalendarPolicy,
   now: Date,
 ): Promise<CalendarConnection> {
-  if (input.kind !== 'ics') {
-    throw invalidField(['kind'], 'CalDAV connections are not available yet: connect an iCalendar feed (`"kind": "ics"`)');
-  }
-  if (input.url === undefined) throw invalidField(['url'], 'is required for an iCalendar feed');
-  const url = feedUrl(input.url);
-  const problem = await outboundUrlProblem(url, policy.allowPrivateNetworks);
-  if (problem) throw invalidField(['url'], problem);
-  const parsed = new URL(url);
-  const sealed = await sealSecret(em, 'calendar-credentials', url);
-  const name = input.name ?? parsed.hostname;
+  const connection = input.kind === 'caldav' ? await newCaldavAccount(em, input, policy) : await newFeed(em, input, policy);
   const id = newId();
   await em.transactional(async (tx) => {
     // Serialises one owner's creations, so that two at once cannot both be the 10th.
@@ -55,13 +55,39 @@ export async function createConnection(
     }
     await tx.execute(
       `insert into calendar_connection (id, owner_id, kind, name, secret, masked_url, next_sync_at, created_at)
-       values (?, ?, 'ics', ?, ?, ?, ?, ?)`,
-      [id, ownerId, name, sealed, maskedUrl(parsed), now, now],
+       values (?, ?, ?, ?, ?, ?, ?, ?)`,
+      [id, ownerId, connection.kind, connection.name, connection.sealed, connection.masked, now, now],
       'run',
     );
-    await tx.execute('insert into connected_calendar (id, connection_id, name) values (?, ?, ?)', [newId(), id, name], 'run');
+    // A feed is one calendar; an account's calendars are discovered by its first sync.
+    if (connection.kind === 'ics') {
+      await tx.execute('insert into connected_calendar (id, connection_id, name) values (?, ?, ?)', [newId(), id, connection.name], 'run');
+    }
   });
   return getConnection(em, ownerId, id);
+}
+
+async function newFeed(em: EntityManager, input: CreateConnectionInput, policy: CalendarPolicy): Promise<NewConnection> {
+  if (input.url === undefined) throw invalidField(['url'], 'is required for an iCalendar feed');
+  const url = feedUrl(input.url);
+  const problem = await outboundUrlProblem(url, policy.allowPrivateNetworks);
+  if (problem) throw invalidField(['url'], problem);
+  const parsed = new URL(url);
+  const sealed = await sealSecret(em, 'calendar-credentials', url);
+  return { kind: 'ics', sealed, masked: maskedUrl(parsed), name: input.name ?? parsed.hostname };
+}
+
+/** The credentials are sealed together; only the server's scheme and host are ever shown. */
+async function newCaldavAccount(em: EntityManager, input: CreateConnectionInput, policy: CalendarPolicy): Promise<NewConnection> {
+  for (const field of ['serverUrl', 'username', 'password'] as const) {
+    if (!input[field]) throw invalidField([field], 'is required for a CalDAV account');
+  }
+  const problem = await outboundUrlProblem(input.serverUrl!, policy.allowPrivateNetworks);
+  if (problem) throw invalidField(['serverUrl'], problem);
+  const parsed = new URL(input.serverUrl!);
+  const credentials: CaldavCredentials = { serverUrl: parsed.href, username: input.username!, password: input.password! };
+  const sealed = await sealSecret(em, 'calendar-credentials', JSON.stringify(credentials));
+  return { kind: 'caldav', sealed, masked: `${parsed.protocol}//${parsed.host}`, name: input.name ?? parsed.hostname };
 }
 
 export async function listConnections(em: EntityManager, ownerId: string): Promise<CalendarConnection[]> {

@@ -11,6 +11,7 @@ import { notFound } from '../../lib/errors.ts';
 import { hashToken } from '../../lib/secrets.ts';
 import { findEventType, getAvailabilityFor } from '../availability/availability.service.ts';
 import { createBooking, type CreateBookingResult } from '../bookings/booking-creation.service.ts';
+import type { Booking } from '../bookings/bookings.schemas.ts';
 import type { IdempotencyScope } from '../../lib/idempotency-key.ts';
 import { EVENT_TYPE_COLUMNS, type EventTypeRecord, type EventTypeRow, toEventType } from '../event-types/event-type.rows.ts';
 import { eventTypeUrl } from '../event-types/event-types.schemas.ts';
@@ -115,8 +116,16 @@ export async function bookPublicly(
     manageToken: manageToken.token,
     calendarRefresh: options.calendarRefresh,
   });
-  if (result.replayed) return result;
-  return { ...result, links: await linksForNewBooking(em, options.siteUrl, manageToken.token) };
+  const answer = { ...result, booking: forInvitee(result.booking) };
+  if (result.replayed) return answer;
+  return { ...answer, links: await linksForNewBooking(em, options.siteUrl, manageToken.token) };
+}
+
+/** The host's own state of the booking (its calendar write-back) is not the invitee's to see. */
+function forInvitee(booking: Booking): Booking {
+  const shown = { ...booking };
+  delete shown.calendarEvents;
+  return shown;
 }
 
 export async function capturePublicLead(em: EntityManager, input: CaptureLeadInput, now: Date): Promise<{ captured: true }> {

@@ -1,0 +1,47 @@
+import ICAL from 'ical.js';
+import { describe, expect, it } from 'vitest';
+import { bookingEventIcs, bookingUidSuffix, hostBookingLink } from './booking-event-ics.ts';
+
+const facts = {
+  uid: 'b-1@example.com',
+  sequence: 2,
+  start: new Date('2026-12-01T10:00:00Z'),
+  end: new Date('2026-12-01T10:30:00Z'),
+  stamp: new Date('2026-11-27T08:00:00Z'),
+  eventTypeName: 'Intro call',
+  invitee: { name: 'Ivy; Invitee', email: 'ivy@example.test' },
+  host: { name: 'Hanna Host', email: 'hanna@example.test' },
+  location: 'Room 1, Floor 2',
+  notes: 'About the plan',
+  link: 'https://app.example.com/app/bookings?booking=b-1',
+};
+
+describe('the calendar object a booking is written as', () => {
+  it('is one VEVENT without METHOD: UID, SEQUENCE, UTC times, the invitee attending without server scheduling, location and link', () => {
+    const text = bookingEventIcs(facts);
+    const calendar = new ICAL.Component(ICAL.parse(text));
+    expect(calendar.getFirstPropertyValue('method')).toBeNull();
+    const events = calendar.getAllSubcomponents('vevent');
+    expect(events).toHaveLength(1);
+    const event = events[0]!;
+    expect(event.getFirstPropertyValue('uid')).toBe('b-1@example.com');
+    expect(event.getFirstPropertyValue('sequence')).toBe(2);
+    expect((event.getFirstPropertyValue('dtstart') as ICAL.Time).toJSDate().toISOString()).toBe('2026-12-01T10:00:00.000Z');
+    expect((event.getFirstPropertyValue('dtend') as ICAL.Time).toJSDate().toISOString()).toBe('2026-12-01T10:30:00.000Z');
+    expect(event.getFirstPropertyValue('summary')).toBe('Intro call with Ivy; Invitee');
+    expect(event.getFirstPropertyValue('location')).toBe('Room 1, Floor 2');
+    expect(event.getFirstPropertyValue('url')).toBe(facts.link);
+    expect(event.getFirstPropertyValue('description')).toContain(facts.link);
+    expect(event.getFirstPropertyValue('description')).toContain('About the plan');
+    const attendee = event.getFirstProperty('attendee')!;
+    expect(String(attendee.getFirstValue()).toLowerCase()).toBe('mailto:ivy@example.test');
+    expect(attendee.getParameter('schedule-agent')).toBe('CLIENT');
+    expect(attendee.getParameter('partstat')).toBe('ACCEPTED');
+    expect(String(event.getFirstPropertyValue('organizer')).toLowerCase()).toBe('mailto:hanna@example.test');
+  });
+
+  it("links to the host's bookings page and takes the site's host name for the UID", () => {
+    expect(hostBookingLink('https://app.example.com/', 'b 1')).toBe('https://app.example.com/app/bookings?booking=b%201');
+    expect(bookingUidSuffix('https://app.example.com:8443/base')).toBe('@app.example.com');
+  });
+});

@@ -1,0 +1,67 @@
+/**
+ * The calendar object a booking is written as in its host's CalDAV calendar. Pure, so it is unit-tested alone.
+ */
+import ical, { ICalAttendeeRole, type ICalAttendeeScheduleAgent, ICalAttendeeStatus, ICalEventStatus, ICalEventTransparency } from 'ical-generator';
+
+export interface BookingEventFacts {
+  /** `<booking id>@<site host>`: the UID of the invitee's .ics file too, stable for the booking's life. */
+  uid: string;
+  /** Grows with each reschedule, so clients holding a copy take the newer one. */
+  sequence: number;
+  start: Date;
+  end: Date;
+  /** When this copy is written (DTSTAMP). */
+  stamp: Date;
+  eventTypeName: string;
+  invitee: { name: string; email: string };
+  host: { name: string; email: string };
+  location: string | null;
+  notes: string | null;
+  /** The host's page for the booking in the dashboard. */
+  link: string;
+}
+
+/**
+ * One VEVENT in a VCALENDAR without METHOD (RFC 4791: stored calendar objects carry none). The host organizes, the
+ * invitee attends with SCHEDULE-AGENT=CLIENT, so a server that schedules on its own (RFC 6638) sends the invitee
+ * no invitation: the service has already told them. Times are UTC, which every client converts without a VTIMEZONE.
+ */
+export function bookingEventIcs(facts: BookingEventFacts): string {
+  const calendar = ical({ prodId: { company: 'scheduling-api', product: 'bookings', language: 'EN' } });
+  const description = [`Booking: ${facts.link}`, ...(facts.notes ? [`Notes from ${facts.invitee.name}: ${facts.notes}`] : [])].join('\n\n');
+  calendar.createEvent({
+    id: facts.uid,
+    sequence: facts.sequence,
+    start: facts.start,
+    end: facts.end,
+    stamp: facts.stamp,
+    summary: `${facts.eventTypeName} with ${facts.invitee.name}`,
+    description,
+    location: facts.location,
+    url: facts.link,
+    organizer: facts.host,
+    attendees: [
+      {
+        name: facts.invitee.name,
+        email: facts.invitee.email,
+        role: ICalAttendeeRole.REQ,
+        status: ICalAttendeeStatus.ACCEPTED,
+        // The package exports this enum as a type only.
+        scheduleAgent: 'CLIENT' as ICalAttendeeScheduleAgent,
+      },
+    ],
+    status: ICalEventStatus.CONFIRMED,
+    transparency: ICalEventTransparency.OPAQUE,
+  });
+  return calendar.toString();
+}
+
+/** The host's link to a booking: the dashboard's bookings page, naming the booking. */
+export function hostBookingLink(siteUrl: string, bookingId: string): string {
+  return `${siteUrl.replace(/\/+$/, '')}/app/bookings?booking=${encodeURIComponent(bookingId)}`;
+}
+
+/** What follows the booking's id in its event's UID: `@<site host>`, as in the invitee's .ics file. */
+export function bookingUidSuffix(siteUrl: string): string {
+  return `@${new URL(siteUrl).hostname}`;
+}

@@ -1,0 +1,176 @@
+/**
+ * What the service asks of a CalDAV account, through tsdav with a fetch that goes through the outbound guard
+ * (guarded-fetch.ts): discovery (principal, then calendar home), the home's calendars with their ctag and
+ * sync-token (one PROPFIND), a calendar's events over a window (one time-range calendar-query REPORT), and the
+ * PUT and DELETE of one event. Failures are CaldavError with a message for the connection's owner: never a URL,
+ * the credentials or what the server said.
+ */
+import { calendarQuery, createAccount, deleteObject, propfind, updateObject } from 'tsdav';
+import { CalendarFetchError, guardedFetch } from './guarded-fetch.ts';
+
+export interface CaldavCredentials {
+  serverUrl: string;
+  username: string;
+  password: string;
+}
+
+export interface RemoteCalendar {
+  url: string;
+  name: string;
+  ctag: string | null;
+  syncToken: string | null;
+}
+
+export const CREDENTIALS_REFUSED = 'credentials refused: the CalDAV server did not accept this user name and password';
+
+export class CaldavError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CaldavError';
+  }
+}
+
+export interface CaldavClientOptions {
+  allowPrivateNetworks: boolean;
+  /** The longest one request may take. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** `20261201T090000Z`, as a CalDAV time-range takes it. */
+function davTime(date: Date): string {
+  return date.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+}
+
+/** A property's text as tsdav parses it: a string, a number (it converts numeric text), or `{_cdata}`. */
+function text(value: unknown): string | null {
+  if (typeof value === 'string' || typeof value === 'number') return String(value);
+  const cdata = (value as { _cdata?: unknown } | undefined)?._cdata;
+  return typeof cdata === 'string' ? cdata : null;
+}
+
+export class CaldavClient {
+  private refused = false;
+  private readonly credentials: CaldavCredentials;
+  private readonly fetch: typeof fetch;
+  private readonly headers: Record<string, string>;
+
+  constructor(credentials: CaldavCredentials, options: CaldavClientOptions) {
+    this.credentials = credentials;
+    this.fetch = guardedFetch({
+      ...options,
+      onStatus: (status) => {
+        if (status === 401 || status === 403) this.refused = true;
+      },
+    });
+    const basic = Buffer.from(`${credentials.username}:${credentials.password}`, 'utf8').toString('base64');
+    this.headers = { authorization: `Basic ${basic}` };
+  }
+
+  /** The account's calendar home: `.well-known/caldav`, the current user's principal, its calendar-home-set. */
+  async discoverHome(): Promise<string> {
+    const account = await this.call(
+      () => createAccount({ account: { serverUrl: this.credentials.serverUrl, accountType: 'caldav' }, headers: this.headers, fetch: this.fetch }),
+      'no CalDAV calendar home was found at this address',
+    );
+    if (!account.homeUrl) throw new CaldavError('no CalDAV calendar home was found at this address');
+    return account.homeUrl;
+  }
+
+  /** The calendars of a home that hold events; undefined when the home is gone (404), so it can be discovered again. */
+  async listCalendars(homeUrl: string): Promise<RemoteCalendar[] | undefined> {
+    const responses = await this.call(
+      () =>
+        propfind({
+          url: homeUrl,
+          depth: '1',
+          props: {
+            'd:displayname': {},
+            'd:resourcetype': {},
+            'd:sync-token': {},
+            'cs:getctag': {},
+            'c:supported-calendar-component-set': {},
+          },
+          headers: this.headers,
+          fetch: this.fetch,
+        }),
+      'the calendar home could not be listed',
+    );
+    if (responses.length === 1 && responses[0]!.status === 404 && !responses[0]!.props) return undefined;
+    const failed = responses.find((response) => response.status >= 300 && !response.props);
+    if (failed) throw this.refusedOr(`the calendar home could not be listed (the server answered ${failed.status})`);
+    return responses.filter((response) => response.href && isEventCalendar(response.props)).map((response) => ({
+      url: new URL(response.href!, homeUrl).href,
+      name: text(response.props?.displayname)?.trim() || lastSegment(response.href!),
+      ctag: text(response.props?.getctag),
+      syncToken: text(response.props?.syncToken),
+    }));
+  }
+
+  /** The calendar objects (iCalendar texts) of a calendar with an event in the window, in one REPORT. */
+  async eventsIn(calendarUrl: string, window: { start: Date; end: Date }): Promise<string[]> {
+    const responses = await this.call(
+      () =>
+        calendarQuery({
+          url: calendarUrl,
+          depth: '1',
+          props: { 'd:getetag': {}, 'c:calendar-data': {} },
+          filters: {
+            'comp-filter': {
+              _attributes: { name: 'VCALENDAR' },
+              'comp-filter': { _attributes: { name: 'VEVENT' }, 'time-range': { _attributes: { start: davTime(window.start), end: davTime(window.end) } } },
+            },
+          },
+          headers: this.headers,
+          fetch: this.fetch,
+        }),
+      'the calendar could not be read',
+    );
+    return responses.map((response) => text(response.props?.calendarData)).filter((data): data is string => data !== null && data.trim() !== '');
+  }
+
+  /** Creates or replaces the event at `url` (our own: no ETag condition). */
+  async putEvent(url: string, ics: string): Promise<void> {
+    const response = await this.call(
+      () => updateObject({ url, data: ics, headers: { ...this.headers, 'content-type': 'text/calendar; charset=utf-8' }, fetch: this.fetch }),
+      'the event could not be written',
+    );
+    if (!response.ok) throw this.refusedOr(`the event could not be written (the server answered ${response.status})`);
+  }
+
+  /** Deletes the event at `url`; one already gone is fine. */
+  async deleteEvent(url: string): Promise<void> {
+    const response = await this.call(() => deleteObject({ url, headers: this.headers, fetch: this.fetch }), 'the event could not be deleted');
+    if (!response.ok && response.status !== 404 && response.status !== 410) {
+      throw this.refusedOr(`the event could not be deleted (the server answered ${response.status})`);
+    }
+  }
+
+  /** Runs a tsdav call; its own errors (which may quote the server) become `fallback`, or "credentials refused". */
+  private async call<T>(work: () => Promise<T>, fallback: string): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (this.refused) throw new CaldavError(CREDENTIALS_REFUSED);
+      if (error instanceof CalendarFetchError || error instanceof CaldavError) throw new CaldavError(error.message);
+      throw new CaldavError(fallback);
+    }
+  }
+
+  private refusedOr(message: string): CaldavError {
+    return new CaldavError(this.refused ? CREDENTIALS_REFUSED : message);
+  }
+}
+
+function isEventCalendar(props: Record<string, unknown> | undefined): boolean {
+  const types = props?.resourcetype;
+  if (!types || typeof types !== 'object' || !('calendar' in types)) return false;
+  const declared = (props?.supportedCalendarComponentSet as { comp?: unknown } | undefined)?.comp;
+  const names = [declared ?? []].flat().map((comp) => (comp as { _attributes?: { name?: string } })._attributes?.name?.toUpperCase());
+  // A server that declares no components (against RFC 4791) is taken to hold events.
+  return names.length === 0 || names.includes('VEVENT');
+}
+
+function lastSegment(href: string): string {
+  return decodeURIComponent(href.replace(/\/+$/, '').split('/').pop() ?? '') || 'Calendar';
+}

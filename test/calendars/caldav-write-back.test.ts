@@ -1,0 +1,206 @@
+import superjson from 'superjson';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Clock } from '../../src/lib/clock.ts';
+import { createBooking } from '../../src/modules/bookings/booking-creation.service.ts';
+import { invitee, setSchedule } from '../bookings/fixtures.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { createEventType } from '../helpers/booking-factories.ts';
+import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
+import { type Radicale, type RadicaleAccount, startRadicale } from '../helpers/radicale.ts';
+import { icsUtc } from './caldav-objects.ts';
+
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+const EVERY_DAY = Object.fromEntries(
+  ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => [day, [{ start: '06:00', end: '22:00' }]]),
+);
+const base = Math.floor(Date.now() / DAY) * DAY + 3 * DAY;
+const at = (dayNumber: number, hour: number) => new Date(base + dayNumber * DAY + hour * HOUR);
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** iCalendar text with its folded lines joined again. */
+const unfolded = (text: string) => text.replace(/\r\n[ \t]/g, '');
+
+describe('bookings written back to a CalDAV calendar (Radicale)', () => {
+  let t: TestApp;
+  let radicale: Radicale;
+  let accounts = 0;
+  /** The app's clock runs this far ahead of the real one: a test moves it to make a retry due. */
+  let ahead = 0;
+  const clock: Clock = { now: () => new Date(Date.now() + ahead) };
+
+  beforeAll(async () => {
+    radicale = await startRadicale();
+    t = await startTestApp({ clock, env: { CALENDAR_ALLOW_PRIVATE_NETWORKS: 'true', CALENDAR_SYNC_INTERVAL: '1h' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await radicale?.close();
+  });
+
+  interface Setup {
+    host: TestUser;
+    account: RadicaleAccount;
+    calendarPath: string;
+    connectionId: string;
+    eventTypeId: string;
+  }
+
+  /** A host whose Radicale calendar `Work` receives bookings. */
+  async function hostWithTarget(): Promise<Setup> {
+    const host = await createUserWithToken(t.em(), { timezone: 'UTC' });
+    await setSchedule(t.em(), host.id, EVERY_DAY);
+    const account = radicale.account(accounts++);
+    const calendarPath = await account.makeCalendar('work', 'Work');
+    const created = await t.http
+      .post('/api/v2/calendar-connections')
+      .set(...bearer(host.token))
+      .send({ kind: 'caldav', serverUrl: radicale.url, username: account.username, password: account.password });
+    const connectionId = created.body.id as string;
+    const synced = await until(
+      () => t.http.get(`/api/v2/calendar-connections/${connectionId}`).set(...bearer(host.token)),
+      (res) => res.body.status !== 'pending',
+    );
+    expect(synced.body.status).toBe('ok');
+    const patched = await t.http
+      .patch(`/api/v2/calendar-connections/${connectionId}`)
+      .set(...bearer(host.token))
+      .send({ calendars: [{ id: synced.body.calendars[0].id, bookingTarget: true }] });
+    expect(patched.status).toBe(200);
+    const eventTypeId = (await createEventType(t.em(), host.id, { name: 'Intro call', durationsMin: [60], slotIntervalMin: 60 })).id;
+    return { host, account, calendarPath, connectionId, eventTypeId };
+  }
+
+  const book = (setup: Setup, start: Date, who = invitee()) =>
+    t.http
+      .post('/api/v2/bookings')
+      .set(...bearer(setup.host.token))
+      .send({ eventTypeId: setup.eventTypeId, start: start.toISOString(), durationMin: 60, invitee: who, locationInput: 'Café Central, Vienna' });
+  const bookingOf = (setup: Setup, id: string) => t.http.get(`/api/v2/bookings/${id}`).set(...bearer(setup.host.token));
+  const eventStatus = (setup: Setup, id: string, status: string) =>
+    until(
+      () => bookingOf(setup, id),
+      (res) => res.body.calendarEvents?.[0]?.status === status,
+    );
+
+  it('writes a booking into the target calendar, rewrites it on reschedule with SEQUENCE + 1, deletes it on cancel', async () => {
+    const setup = await hostWithTarget();
+    const who = invitee();
+    const created = await book(setup, at(1, 10), who);
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    expect(created.body.calendarEvents).toEqual([{ hostId: setup.host.id, status: 'pending', lastError: null }]);
+
+    expect((await eventStatus(setup, id, 'written')).body.calendarEvents).toEqual([{ hostId: setup.host.id, status: 'written', lastError: null }]);
+    const written = unfolded(await setup.account.calendarText(setup.calendarPath));
+    expect(written).toContain(`UID:${id}@localhost`);
+    expect(written).toContain('SEQUENCE:0');
+    expect(written).toContain(`DTSTART:${icsUtc(at(1, 10))}`);
+    expect(written).toMatch(new RegExp(`ATTENDEE;[^\\r\\n]*SCHEDULE-AGENT=CLIENT[^\\r\\n]*:MAILTO:${who.email}`));
+    expect(written).toContain('LOCATION:Café Central\\, Vienna');
+    expect(written).toContain(`URL;VALUE=URI:http://localhost:3000/app/bookings?booking=${id}`);
+    expect(written).toContain('SUMMARY:Intro call with Ivy Invitee');
+
+    // Synced back, the event the service wrote is not counted as busy a second time.
+    const before = (await t.http.get(`/api/v2/calendar-connections/${setup.connectionId}`).set(...bearer(setup.host.token))).body.lastSyncedAt;
+    await t.http.post(`/api/v2/calendar-connections/${setup.connectionId}/sync`).set(...bearer(setup.host.token));
+    await until(
+      () => t.http.get(`/api/v2/calendar-connections/${setup.connectionId}`).set(...bearer(setup.host.token)),
+      (res) => res.body.lastSyncedAt !== before,
+    );
+    const [busy] = await t.em().execute<{ n: number }[]>('select count(*)::int as n from calendar_busy where host_id = ?', [setup.host.id]);
+    expect(busy!.n).toBe(0);
+
+    const moved = await t.http
+      .post(`/api/v2/bookings/${id}/reschedule`)
+      .set(...bearer(setup.host.token))
+      .send({ start: at(1, 14).toISOString() });
+    expect(moved.status).toBe(200);
+    expect(moved.body.calendarEvents).toEqual([{ hostId: setup.host.id, status: 'pending', lastError: null }]);
+    await eventStatus(setup, id, 'written');
+    const rewritten = unfolded(await setup.account.calendarText(setup.calendarPath));
+    expect(rewritten).toContain('SEQUENCE:1');
+    expect(rewritten).toContain(`DTSTART:${icsUtc(at(1, 14))}`);
+    expect(rewritten.match(/BEGIN:VEVENT/g)).toHaveLength(1);
+
+    const canceled = await t.http.delete(`/api/v2/bookings/${id}`).set(...bearer(setup.host.token)).send({});
+    expect(canceled.status).toBe(200);
+    await eventStatus(setup, id, 'deleted');
+    expect(await setup.account.calendarText(setup.calendarPath)).not.toContain(id);
+    const connection = await t.http.get(`/api/v2/calendar-connections/${setup.connectionId}`).set(...bearer(setup.host.token));
+    expect(connection.body.bookingEvents).toEqual({ pending: 0, failed: 0, lastError: null });
+  });
+
+  it("writes a booking made on the public page, shows the invitee nothing of it, and deletes it on the invitee's cancellation", async () => {
+    const setup = await hostWithTarget();
+    const trpc = (path: string, input: unknown) => t.http.post(`/trpc/${path}`).send(superjson.serialize(input) as object);
+    const res = await trpc('publicBooking.book', { eventTypeId: setup.eventTypeId, start: at(4, 10).toISOString(), durationMin: 60, invitee: invitee() });
+    expect(res.status).toBe(200);
+    const booked = res.body.result.data.json as { id: string; links: { manage: string } };
+    expect(booked).not.toHaveProperty('calendarEvents');
+    await eventStatus(setup, booked.id, 'written');
+    expect(await setup.account.calendarText(setup.calendarPath)).toContain(`UID:${booked.id}@localhost`);
+
+    const token = booked.links.manage.split('/').at(-1);
+    expect((await trpc('publicBooking.cancelManaged', { token })).status).toBe(200);
+    await eventStatus(setup, booked.id, 'deleted');
+    expect(await setup.account.calendarText(setup.calendarPath)).not.toContain(booked.id);
+  });
+
+  it('writes nothing for a booking whose transaction rolled back', async () => {
+    const setup = await hostWithTarget();
+    const puts = () => radicale.requests.filter((request) => request.method === 'PUT' && request.path.startsWith(setup.calendarPath)).length;
+    const input = { eventTypeId: setup.eventTypeId, start: at(2, 10).toISOString(), durationMin: 60, invitee: invitee() };
+    await expect(
+      createBooking(t.em(), input, { caller: { kind: 'owner', userId: setup.host.id }, now: clock.now(), deadline: AbortSignal.abort() }),
+    ).rejects.toThrow();
+    const [rows] = await t.em().execute<{ n: number }[]>('select count(*)::int as n from booking_calendar_event where host_id = ?', [setup.host.id]);
+    expect(rows!.n).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(puts()).toBe(0);
+
+    // The same booking, committed, is written: the check above could have failed.
+    const created = await book(setup, at(2, 10));
+    expect(created.status).toBe(201);
+    await eventStatus(setup, created.body.id, 'written');
+    expect(puts()).toBe(1);
+  });
+
+  it('retries a failed write with a wait, showing the error on the booking and the connection meanwhile', async () => {
+    const setup = await hostWithTarget();
+    radicale.failWith(503, ['PUT']);
+    let id: string;
+    try {
+      const created = await book(setup, at(3, 10));
+      id = created.body.id as string;
+      const failing = await until(
+        () => bookingOf(setup, id),
+        (res) => res.body.calendarEvents?.[0]?.lastError !== null,
+      );
+      expect(failing.body.calendarEvents).toEqual([{ hostId: setup.host.id, status: 'pending', lastError: expect.stringContaining('503') }]);
+      const [row] = await t.em().execute<{ attempts: number; wait_ms: number }[]>(
+        `select attempts, (extract(epoch from next_attempt_at - updated_at) * 1000)::int as wait_ms from booking_calendar_event where booking_id = ?`,
+        [id],
+      );
+      expect(row).toMatchObject({ attempts: 1, wait_ms: 10_000 });
+      const connection = await t.http.get(`/api/v2/calendar-connections/${setup.connectionId}`).set(...bearer(setup.host.token));
+      expect(connection.body.bookingEvents).toEqual({ pending: 1, failed: 0, lastError: expect.stringContaining('503') });
+    } finally {
+      radicale.failWith(null);
+    }
+    // Not before its wait is over: then it is written.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect((await bookingOf(setup, id)).body.calendarEvents[0].status).toBe('pending');
+    ahead += 11_000;
+    const written = await eventStatus(setup, id, 'written');
+    expect(written.body.calendarEvents).toEqual([{ hostId: setup.host.id, status: 'written', lastError: null }]);
+  });
+});
