@@ -50,10 +50,24 @@ export const AFTER_CANCEL: readonly AfterCancelEffect[] = [
   (tx, { booking, now }) => queueCancellationMessages(tx, booking, now),
 ];
 
+/**
+ * A declined request is over for everyone: the hosts' calendar copies go, and the invitee's invitation is withdrawn
+ * (a cancellation, METHOD:CANCEL, with the host's reason).
+ */
+export const AFTER_DECLINE: readonly AfterCancelEffect[] = [
+  removeHostCalendarEvents,
+  (tx, { booking, ownerId, now }) => emitWebhookEvent(tx, ownerId, 'booking.declined', booking, now),
+  (tx, { booking, now }) => queueCancellationMessages(tx, booking, now),
+];
+
 export async function runAfterReschedule(tx: EntityManager, moved: RescheduledBooking): Promise<void> {
   for (const effect of AFTER_RESCHEDULE) await effect(tx, moved);
 }
 
 export async function runAfterCancel(tx: EntityManager, canceled: CanceledBooking): Promise<void> {
   for (const effect of AFTER_CANCEL) await effect(tx, canceled);
+}
+
+export async function runAfterDecline(tx: EntityManager, declined: CanceledBooking): Promise<void> {
+  for (const effect of AFTER_DECLINE) await effect(tx, declined);
 }

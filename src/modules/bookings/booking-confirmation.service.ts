@@ -12,6 +12,7 @@ import { executePrepared } from '../../lib/prepared-sql.ts';
 import { toDate } from '../../lib/sql-values.ts';
 import { refreshContacts } from '../contacts/contacts.projection.ts';
 import { emitWebhookEvent } from '../webhooks/outbox.ts';
+import { runAfterDecline } from './after-booking-change.ts';
 import { readBooking, readBookingRow } from './booking.rows.ts';
 import type { Booking } from './bookings.schemas.ts';
 import { releaseBusyBlocks } from './busy-blocks.ts';
@@ -79,7 +80,7 @@ async function decline(tx: EntityManager, booking: PendingBooking, declinedAt: D
   await releaseBusyBlocks(tx, booking.id);
   await refreshContacts(tx, booking.ownerId, [booking.inviteeEmail]);
   const declined = await readBooking(tx, booking.ownerId, booking.id);
-  await emitWebhookEvent(tx, booking.ownerId, 'booking.declined', declined, now);
+  await runAfterDecline(tx, { booking: declined, ownerId: booking.ownerId, now });
   return declined;
 }
 
