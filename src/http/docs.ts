@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import scalarApiReference from '@scalar/fastify-api-reference';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { buildOpenApiDocument, GUIDES, guidePath, LICENSE_PATH, SECURITY_SCHEME_BEARER } from '../router/openapi.ts';
+import { buildOpenApiDocument, GUIDES, guidePath, LICENSE_PATH } from '../router/openapi.ts';
 import { ALL_SCOPES } from '../identity/scopes.ts';
 import { FAVICON_PATH, renderPage, sendHtml } from '../lib/html-page.ts';
 
@@ -53,10 +53,9 @@ const REFERENCE_PAGE = `<!doctype html>
 </html>`;
 
 /**
- * Scalar's configuration: the document, no fonts or services from elsewhere, a bearer token (a personal access
- * token pasted in) as the authentication "Try it" starts with, and OAuth preset to our authorization code flow
- * with PKCE for the reference's own client, every scope selected (the consent screen still lists them), landing on
- * the redirect page.
+ * Scalar's configuration: the document, no fonts or services from elsewhere, and "Authorize" preset to our
+ * authorization code flow with PKCE for the reference's own client, every scope selected (the consent screen still
+ * lists them), landing on the redirect page; the document's description says how to use a personal access token.
  */
 function referenceConfiguration(options: DocsOptions): Record<string, unknown> {
   return {
@@ -67,7 +66,7 @@ function referenceConfiguration(options: DocsOptions): Record<string, unknown> {
     agent: { disabled: true },
     mcp: { disabled: true },
     authentication: {
-      preferredSecurityScheme: SECURITY_SCHEME_BEARER,
+      preferredSecurityScheme: 'oauth2',
       securitySchemes: {
         oauth2: {
           flows: {

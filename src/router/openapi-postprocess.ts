@@ -68,10 +68,10 @@ export function postProcessOpenApi<T extends object>(generated: T, options: Post
       `New here? The [quickstart](${options.guideUrl('quickstart')}) goes from an account to a first call, paging, ` +
       `errors and rate limits. Guides: [OAuth apps](${options.guideUrl('oauth-apps')}), ` +
       `[MCP](${options.guideUrl('mcp')}), [webhooks](${options.guideUrl('webhooks')}).\n\n` +
-      '**Trying an operation**: "Test Request" starts with *bearerAuth*: paste a personal access token (`pat_…`) as ' +
-      `its token. Create one in the developer settings (${options.siteUrl}/app/settings/developer) or, on the server, ` +
-      'with `npm run -s cli -- pat create --email <your e-mail> --scopes all`. Or choose *oauth2* and "Authorize" to ' +
-      'sign in with OAuth (authorization code + PKCE) for this reference alone. The ticked parameters are sent: untick ' +
+      '**Trying an operation**: "Authorize" signs in with OAuth (authorization code + PKCE) for this reference alone. ' +
+      'To use a personal access token (`pat_…`) instead, choose *bearerAuth* and paste it. Create one in the developer ' +
+      `settings (${options.siteUrl}/app/settings/developer) or, on the server, ` +
+      'with `npm run -s cli -- pat create --email <your e-mail> --scopes all`. The ticked parameters are sent: untick ' +
       'an optional one to leave it out.\n\n' +
       `AI assistants can call every operation as a tool (named after its operationId in snake_case) of the MCP ` +
       `server at \`${options.siteUrl}/mcp\`: the same tokens, scopes and rate limit, with OAuth access tokens issued ` +

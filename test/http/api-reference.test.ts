@@ -80,16 +80,17 @@ describe('the API reference page', () => {
     expect(flow.selectedScopes.sort()).toEqual([...ALL_SCOPES].sort());
   });
 
-  it('starts "Try it" with a bearer token, and says in the document how to get and paste a personal access token', async () => {
+  it('starts "Try it" with OAuth, and says in the document how to get and use a personal access token instead', async () => {
     const configuration = await referenceConfiguration();
     const document = (await t.http.get(configuration.url)).body as {
       info: { description: string };
       components: { securitySchemes: Record<string, { type: string; scheme?: string }> };
     };
     expect(document.components.securitySchemes[configuration.authentication.preferredSecurityScheme]).toEqual(
-      expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+      expect.objectContaining({ type: 'oauth2' }),
     );
-    expect(document.info.description).toContain('paste a personal access token (`pat_…`)');
+    expect(document.components.securitySchemes.bearerAuth).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
+    expect(document.info.description).toContain('To use a personal access token (`pat_…`) instead, choose *bearerAuth* and paste it');
     expect(document.info.description).toContain(`${SITE_URL}/app/settings/developer`);
     expect(document.info.description).toContain('npm run -s cli -- pat create');
   });

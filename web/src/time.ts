@@ -173,6 +173,21 @@ export function formatLocalDate(date: LocalDate): string {
   return display({ timeZone: 'UTC', weekday: 'short', ...DATE }).format(utcNoon(date));
 }
 
+/** "Dec 24, 2026": a calendar date without its weekday. */
+export function formatCalendarDate(date: LocalDate): string {
+  return display({ timeZone: 'UTC', ...DATE }).format(utcNoon(date));
+}
+
+/** "Tuesday, Nov 24": a day of a week view. */
+export function formatWeekDay(date: LocalDate): string {
+  return display({ timeZone: 'UTC', weekday: 'long', month: 'short', day: 'numeric' }).format(utcNoon(date));
+}
+
+/** "9 AM" in en-US, "09" in en-GB: an hour on a week view's axis. */
+export function formatHour(minuteOfDay: number): string {
+  return display({ timeZone: 'UTC', hour: 'numeric' }).format(Date.UTC(2000, 0, 1, minuteOfDay / 60));
+}
+
 /** "November 23 – 29, 2026". */
 export function formatDayRange(first: LocalDate, last: LocalDate): string {
   return display({ timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' }).formatRange(utcNoon(first), utcNoon(last));

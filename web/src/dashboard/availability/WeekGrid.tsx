@@ -1,7 +1,6 @@
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import type { RouterOutputs as Outputs } from '../../api.ts';
-import { dateKey, type LocalDate, minuteOfDay } from '../../time.ts';
-import { formatDateTime, formatTime } from '../../time.ts';
+import { dateKey, formatDateTime, formatHour, formatTime, formatWeekDay, formatWeekday, type LocalDate, minuteOfDay } from '../../time.ts';
 import {
   type BusyBlock,
   type BusyInterval,
@@ -21,9 +20,6 @@ type BusyTime = Outputs['availability']['busy']['data'][number];
 
 const HOUR_PX = 48;
 const ARROWS: Record<string, [number, number]> = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
-const dayName = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', weekday: 'short' });
-const dayLong = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', weekday: 'long', month: 'short', day: 'numeric' });
-const hourName = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', hour: 'numeric' });
 
 function toBusyInterval(busy: BusyTime): BusyInterval {
   return { start: busy.start, end: busy.end, label: busy.source === 'booking' ? 'Booked' : busy.connectionName };
@@ -106,10 +102,10 @@ export function WeekGrid(props: {
             type="button"
             className={`week-day${col === selected ? ' is-selected' : ''}${col === todayIndex ? ' is-today' : ''}`}
             aria-pressed={col === selected}
-            aria-label={`Show ${dayLong.format(utcNoon(day.date))}`}
+            aria-label={`Show ${formatWeekDay(day.date)}`}
             onClick={() => setSelected(col)}
           >
-            <span>{dayName.format(utcNoon(day.date))}</span>
+            <span>{formatWeekday(day.date)}</span>
             <span className="week-day-date">{day.date.day}</span>
           </button>
         ))}
@@ -118,13 +114,13 @@ export function WeekGrid(props: {
         <div className="week-axis" aria-hidden="true">
           {Array.from({ length: (hours.end - hours.start) / 60 }, (_, i) => hours.start + i * 60).map((minute) => (
             <span key={minute} style={{ top: ((minute - hours.start) / 60) * HOUR_PX }}>
-              {hourName.format(Date.UTC(2000, 0, 1, minute / 60))}
+              {formatHour(minute)}
             </span>
           ))}
         </div>
         {days.map((day, col) => (
           // biome-ignore lint/a11y/useSemanticElements: a labelled group of one day's times
-          <div key={dateKey(day.date)} className={`week-col${col === selected ? ' is-selected' : ''}`} role="group" aria-label={dayLong.format(utcNoon(day.date))}>
+          <div key={dateKey(day.date)} className={`week-col${col === selected ? ' is-selected' : ''}`} role="group" aria-label={formatWeekDay(day.date)}>
             {day.hours.map((span) => {
               const at = place(span);
               return at && <div key={`h${span.start}`} className="week-hours" style={at} />;
@@ -163,10 +159,6 @@ export function WeekGrid(props: {
   );
 }
 
-/** A local date as an instant its UTC formatting names (no zone moves a calendar date). */
-function utcNoon(date: LocalDate): number {
-  return Date.UTC(date.year, date.month - 1, date.day, 12);
-}
 
 /** "Thu, Nov 26, 2026, 10:00 AM", then whether it is offered or busy, for screen readers. */
 function cellLabel(cell: Cell, blocks: readonly BusyBlock[], timeZone: string): string {

@@ -1,4 +1,5 @@
 import type { RouterOutputs as Outputs } from '../../api.ts';
+import { formatCalendarDate, parseDateInput } from '../../time.ts';
 
 export type Explanation = Outputs['availability']['explain'];
 export type SlotReason = Explanation['reasons'][number];
@@ -17,7 +18,8 @@ export function durationWords(minutes: number): string {
 
 /** `2026-12-24` as "Dec 24, 2026" (a calendar date: no zone moves it). */
 function dateWords(date: string): string {
-  return new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric', year: 'numeric' }).format(new Date(`${date}T12:00:00Z`));
+  const local = parseDateInput(date);
+  return local ? formatCalendarDate(local) : date;
 }
 
 /** One reason a time is not offered, in plain words; a co-host's time stays anonymous as the API keeps it. */
