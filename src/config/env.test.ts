@@ -25,4 +25,13 @@ describe('loadEnv: the stop and the rate-limit fallback', () => {
     expect(() => loadEnv({ CALENDAR_SYNC_INTERVAL: '500ms' })).toThrow(/CALENDAR_SYNC_INTERVAL/);
     expect(() => loadEnv({ CALENDAR_MAX_STALENESS: 'soon' })).toThrow(/CALENDAR_MAX_STALENESS/);
   });
+
+  it('reads SLOT_HOLD_TTL as a duration from 1 s to 30 min, 10 min unless set', () => {
+    expect(loadEnv({}).SLOT_HOLD_TTL).toBe(600_000);
+    expect(loadEnv({ SLOT_HOLD_TTL: '20s' }).SLOT_HOLD_TTL).toBe(20_000);
+    expect(loadEnv({ SLOT_HOLD_TTL: '30m' }).SLOT_HOLD_TTL).toBe(1_800_000);
+    for (const bad of ['31m', '1h', '500ms', '0s', 'soon', '10m,20m']) {
+      expect(() => loadEnv({ SLOT_HOLD_TTL: bad }), bad).toThrow(/SLOT_HOLD_TTL/);
+    }
+  });
 });

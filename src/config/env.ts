@@ -72,6 +72,18 @@ const envSchema = z.object({
     .default('15m')
     .refine((value) => parseDuration(value) !== undefined, 'must be a duration such as 15m or 30s')
     .transform((value) => parseDuration(value)!),
+  /**
+   * How long a slot hold keeps its slot for the caller who made it (`10m`, `20s`; at least 1s, at most 30m). A
+   * hold left longer would keep an invitee's time from everyone else. Milliseconds once parsed.
+   */
+  SLOT_HOLD_TTL: z
+    .string()
+    .default('10m')
+    .refine((value) => {
+      const ms = parseDuration(value);
+      return ms !== undefined && ms >= 1000 && ms <= 30 * 60_000;
+    }, 'must be a duration from 1s to 30m, such as 10m or 20s')
+    .transform((value) => parseDuration(value)!),
   /** The SMTP server e-mail goes through (`smtp://` or `smtps://`, credentials in the URL); unset: e-mail is kept, not sent. */
   SMTP_URL: z
     .string()
