@@ -73,12 +73,13 @@ export async function explainQueries(dbUrl: string, fixture: BenchFixture): Prom
           availabilityEventType.ownerId,
           Date.parse(fixture.availability.windowFrom),
           Date.parse(fixture.availability.windowTo),
+          new Date(),
         ),
       ],
       [
         'booking pages: hosts, schedules and busy time of an event type already read',
         numberPlaceholders(calendarsSql(availabilityEventType)),
-        calendarsParams(availabilityEventType, Date.parse(fixture.availability.windowFrom), Date.parse(fixture.availability.windowTo)),
+        calendarsParams(availabilityEventType, Date.parse(fixture.availability.windowFrom), Date.parse(fixture.availability.windowTo), new Date()),
       ],
     ];
     const out: string[] = [];

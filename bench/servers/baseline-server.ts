@@ -334,7 +334,7 @@ app.get('/availability', async (request, reply) => {
   const { rows } = await pool.query<AvailabilityRow>({
     name: 'availability',
     text: availabilityStatement,
-    values: availabilityParams(eventTypeId, principal.userId, from, to),
+    values: availabilityParams(eventTypeId, principal.userId, from, to, new Date()),
   });
   const read = readAvailabilityRows(rows);
   if (!read) throw new HttpError(404, 'Not Found', 'Event type not found.');
@@ -457,7 +457,7 @@ async function slotOffered(client: pg.PoolClient, eventType: EventTypeRecord, st
   const sql = calendarsSql(eventType);
   let name = calendarStatements.get(sql);
   if (!name) calendarStatements.set(sql, (name = `calendars-${calendarStatements.size}`));
-  const calendars = await client.query<CalendarRow>({ name, text: numberPlaceholders(sql), values: calendarsParams(eventType, start, end) });
+  const calendars = await client.query<CalendarRow>({ name, text: numberPlaceholders(sql), values: calendarsParams(eventType, start, end, now) });
   return offered(eventType, toCalendarHosts(calendars.rows), start, durationMin, now);
 }
 
@@ -483,7 +483,7 @@ async function bookOneOnOne(userId: string, input: ReturnType<typeof bookingBody
     const { rows } = await client.query<AvailabilityRow>({
       name: 'availability',
       text: availabilityStatement,
-      values: availabilityParams(input.eventTypeId, userId, input.startMs, input.startMs + input.durationMin * MINUTE),
+      values: availabilityParams(input.eventTypeId, userId, input.startMs, input.startMs + input.durationMin * MINUTE, now),
     });
     const read = readAvailabilityRows(rows);
     if (!read) throw new HttpError(404, 'Not Found', 'Event type not found.');
@@ -494,10 +494,12 @@ async function bookOneOnOne(userId: string, input: ReturnType<typeof bookingBody
     const taken = () => conflict('That slot was just taken. Pick another slot from /availability.');
     // Before the lock (a slot already gone is a 409 at once), then under it, as the service does.
     if (!offered(eventType, read.hosts, input.startMs, input.durationMin, now)) throw taken();
+    // The host's lock, deleting first the host's slot holds that have ended, as the service does.
     await client.query({
       name: 'host-calendar-lock',
-      text: 'select pg_advisory_xact_lock(hashtextextended($1, 0))',
-      values: [`host-calendar:${eventType.ownerId}`],
+      text: `with ended as (delete from busy_block where host_id = $1 and hold_id is not null and hold_expires_at <= $2)
+             select pg_advisory_xact_lock(hashtextextended($3, 0))`,
+      values: [eventType.ownerId, now, `host-calendar:${eventType.ownerId}`],
     });
     if (!(await slotOffered(client, eventType, input.startMs, input.durationMin, now))) throw taken();
 
@@ -506,8 +508,8 @@ async function bookOneOnOne(userId: string, input: ReturnType<typeof bookingBody
     const blockId = randomUUID();
     await client.query({
       name: 'busy-block-insert',
-      text: `insert into busy_block (id, host_id, event_type_id, start_at, end_at, busy, seats_taken, active, created_at)
-             values ($1, $2, $3, $4, $5, tstzrange($6, $7, '[)'), 1, true, $8)`,
+      text: `insert into busy_block (id, host_id, event_type_id, start_at, end_at, busy, seats_taken, active, created_at, hold_id, hold_expires_at)
+             values ($1, $2, $3, $4, $5, tstzrange($6, $7, '[)'), 1, true, $8, null, null)`,
       values: [
         blockId,
         eventType.ownerId,

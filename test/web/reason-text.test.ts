@@ -21,6 +21,8 @@ describe('the reasons a time is not offered, in plain words', () => {
     expect(say({ kind: 'booked', hostId: ME, bookingId: 'b1' })).toBe('You already have a booking at this time.');
     expect(say({ kind: 'buffer', hostId: ME })).toBe('Too close to one of your bookings: the buffer time around it would overlap.');
     expect(say({ kind: 'seats_full', hostId: ME })).toBe('Every seat at this time is taken.');
+    expect(say({ kind: 'held', hostId: ME })).toBe('Someone is holding this time while they finish booking it; it is free again if they let it go or the hold ends.');
+    expect(say({ kind: 'held', hostId: 'other' })).toMatch(/^Someone is holding a co-host’s time/);
     expect(say({ kind: 'inactive' })).toBe('This event type is inactive, so it offers no times.');
     expect(say({ kind: 'minimum_notice', minNoticeMin: 0, earliestStart: '2026-03-01T12:00:00.000Z' })).toBe('This time has already passed.');
     expect(say({ kind: 'minimum_notice', minNoticeMin: 2880, earliestStart: '2026-03-03T12:00:00.000Z' })).toBe(

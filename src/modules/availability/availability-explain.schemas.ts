@@ -72,6 +72,11 @@ export const SlotReasonSchema = z
       hostId,
       bookingId,
     }),
+    reason(
+      'held',
+      'Someone holds that time while they finish booking it (a slot hold): it is free again when they book elsewhere, let it go, or the hold ends. Whose hold it is is not shown.',
+      { hostId },
+    ),
     reason('booking_window', 'The slot’s date, in the host’s time zone, is outside the event type’s booking window.', {
       hostId,
       firstDate: localDate('The first date the window allows, in the host’s time zone.', '2026-12-01'),

@@ -21,13 +21,14 @@ interface BusyRow {
   seats_taken: number;
   booking_ids: string[];
   pending: boolean;
+  held: boolean;
 }
 
 /**
- * The hosts' active busy blocks that can touch the slot with its buffers, in minutes (busy time rounded outward
- * as the slot engine's own query does), each with the ids of its active and pending bookings that the caller owns
- * (a shared host's bookings of another user's event types are never named) and whether all of them are the
- * caller's and pending.
+ * The hosts' busy blocks that are busy now and can touch the slot with its buffers, in minutes (busy time rounded
+ * outward as the slot engine's own query does), each with the ids of its active and pending bookings that the
+ * caller owns (a shared host's bookings of another user's event types are never named), whether all of them are
+ * the caller's and pending, and whether it is a live slot hold's (whose, is never said).
  */
 const BUSY_SQL = `select bb.host_id, bb.event_type_id, bb.seats_taken,
        floor(date_part('epoch', lower(bb.busy)) / 60)::int as busy_from,
@@ -37,9 +38,11 @@ const BUSY_SQL = `select bb.host_id, bb.event_type_id, bb.seats_taken,
        array(select b.id from booking_busy_block bbb join booking b on b.id = bbb.booking_id
               where bbb.busy_block_id = bb.id and b.owner_id = ? and b.status in ('active', 'pending') order by b.id) as booking_ids,
        coalesce((select bool_and(b.status = 'pending' and b.owner_id = ?) from booking_busy_block bbb join booking b on b.id = bbb.booking_id
-                  where bbb.busy_block_id = bb.id and b.status in ('active', 'pending')), false) as pending
+                  where bbb.busy_block_id = bb.id and b.status in ('active', 'pending')), false) as pending,
+       bb.hold_id is not null as held
   from busy_block bb
  where bb.host_id = any(?::text[]) and bb.active and bb.busy && tstzrange(?, ?)
+   and (bb.hold_expires_at is null or bb.hold_expires_at > ?)
  order by bb.host_id, bb.start_at, bb.id`;
 
 interface CalendarBusyRow {
@@ -73,9 +76,9 @@ export async function explainAvailability(em: EntityManager, ownerId: string, in
   const hosts = await loadHosts(em, eventType);
   const from = start - eventType.bufferBeforeMin * MINUTE_MS;
   const to = end + eventType.bufferAfterMin * MINUTE_MS;
-  const busy = await loadBusy(em, eventType, ownerId, hosts, from, to);
+  const busy = await loadBusy(em, eventType, ownerId, hosts, from, to, now);
   const calendarBusy = await loadCalendarBusy(em, ownerId, hosts, from, to);
-  const counted = hasLimits(eventType) ? await loadCounted(em, eventType, hosts, start) : undefined;
+  const counted = hasLimits(eventType) ? await loadCounted(em, eventType, hosts, start, now) : undefined;
   const explanation = explainSlot({
     rules: slotRules(eventType, durationMin, now, start, end),
     mode: hostMode(eventType.kind),
@@ -98,6 +101,7 @@ async function loadBusy(
   hosts: readonly Host[],
   from: number,
   to: number,
+  now: Date,
 ): Promise<Map<string, BusyEntry[]>> {
   // A minute of margin: the engine compares busy time rounded outward to minutes.
   const rows = await executePrepared<BusyRow>(em, 'availability.explain-busy', BUSY_SQL, [
@@ -106,6 +110,7 @@ async function loadBusy(
     hosts.map((host) => host.id),
     new Date(from - MINUTE_MS),
     new Date(to + MINUTE_MS),
+    now,
   ]);
   const byHost = new Map<string, BusyEntry[]>();
   for (const row of rows) {
@@ -123,6 +128,7 @@ function toBusyEntry(eventType: EventTypeRecord, row: BusyRow): BusyEntry {
     meeting: [Number(row.meeting_from), Number(row.meeting_to)],
     bookingIds: row.booking_ids,
     ...(row.pending ? { pending: true } : {}),
+    ...(row.held ? { held: true } : {}),
     ...(groupSlot ? { seats: row.seats_taken < eventType.seatsPerSlot ? ('open' as const) : ('full' as const) } : {}),
   };
 }
@@ -150,14 +156,21 @@ async function loadCalendarBusy(
 }
 
 /** What the limits count for each host around the slot: pairs (start minute, seats), as the engine's query reads them. */
-async function loadCounted(em: EntityManager, eventType: EventTypeRecord, hosts: readonly Host[], start: number): Promise<Map<string, number[]>> {
+async function loadCounted(
+  em: EntityManager,
+  eventType: EventTypeRecord,
+  hosts: readonly Host[],
+  start: number,
+  now: Date,
+): Promise<Map<string, number[]>> {
   const rows = await executePrepared<{ host_id: string; start_minute: number; seats_taken: number }>(
     em,
     'availability.explain-counted',
     `select bb.host_id, floor(date_part('epoch', bb.start_at) / 60)::int as start_minute, bb.seats_taken
        from busy_block bb
-      where bb.host_id = any(?::text[]) and bb.event_type_id = ? and bb.active and bb.start_at >= ? and bb.start_at < ?`,
-    [hosts.map((host) => host.id), eventType.id, new Date(start - COUNT_MARGIN_MS), new Date(start + COUNT_MARGIN_MS)],
+      where bb.host_id = any(?::text[]) and bb.event_type_id = ? and bb.active and bb.start_at >= ? and bb.start_at < ?
+        and (bb.hold_expires_at is null or bb.hold_expires_at > ?)`,
+    [hosts.map((host) => host.id), eventType.id, new Date(start - COUNT_MARGIN_MS), new Date(start + COUNT_MARGIN_MS), now],
   );
   const byHost = new Map<string, number[]>();
   for (const row of rows) {

@@ -57,11 +57,11 @@ export const availabilityRouter = router({
         summary: 'List your busy times',
         description:
           `Your own busy time in a window of at most ${MAX_WINDOW_DAYS} days, as slots avoid it: meetings booked with ` +
-          'you (`source: "booking"`) and the stored busy times of your connected calendars marked busy (`source: ' +
+          'you (`source: "booking"`), slots held for someone finishing a booking (`source: "hold"`, until the hold ends) and the stored busy times of your connected calendars marked busy (`source: ' +
           '"calendar"`, merged per connection, clipped to the window, as of their last sync). Ordered by start.',
       },
     })
     .input(BusyTimesInputSchema)
     .output(BusyTimesOutputSchema)
-    .query(({ ctx, input }) => listBusyTimes(ctx.em, ctx.principal.userId, input)),
+    .query(({ ctx, input }) => listBusyTimes(ctx.em, ctx.principal.userId, input, ctx.clock.now())),
 });

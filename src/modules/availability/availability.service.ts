@@ -103,10 +103,17 @@ const seatsAggregate = (open: string) => `string_agg(${minuteSql('bb.start_at', 
          filter (where ${open}
                    -- a seat matches a slot only exactly, and slots lie on whole minutes
                    and bb.start_at = date_trunc('minute', bb.start_at) and bb.end_at = date_trunc('minute', bb.end_at))`;
-const BUSY_WHERE = 'bb.active and bb.busy && tstzrange(?, ?)';
 /**
- * A host's busy time from both sources, as `bb.busy`: bookings' blocks and the stored busy times of their connected
- * calendars marked busy (`counts`; calendar_busy's partial GiST index answers it). Two pairs of window parameters.
+ * A block that is busy now (parameters: the window, now): active, and not a slot hold that has ended. An ended
+ * hold's block stays until a writer deletes it, so every reader leaves it out; `hold_expires_at` is carried in
+ * the exclusion constraint's index (and the limits' one), so the scans stay index-only.
+ */
+const LIVE = '(bb.hold_expires_at is null or bb.hold_expires_at > ?)';
+const BUSY_WHERE = `bb.active and bb.busy && tstzrange(?, ?) and ${LIVE}`;
+/**
+ * A host's busy time from both sources, as `bb.busy`: bookings' and live holds' blocks and the stored busy times of
+ * their connected calendars marked busy (`counts`; calendar_busy's partial GiST index answers it). Parameters:
+ * the window and now (liveParams), then the window again.
  */
 const busyOf = (host: string) => `(select bb.busy from busy_block bb where bb.host_id = ${host} and ${BUSY_WHERE}
          union all
@@ -116,19 +123,22 @@ const seatsOf = (host: string, open: string) =>
 const OPEN_SEATS = 'bb.event_type_id = ? and bb.seats_taken < ?';
 
 /**
- * What the limits count for a host (parameters: the event type, the counting window): its active busy blocks of
- * the event type, which active and pending bookings hold, as "start minute,seats,…" (busy_block_limit_idx).
+ * What the limits count for a host (parameters: the event type, the counting window, now): its busy blocks of the
+ * event type that are busy now, which active and pending bookings and live holds keep, as "start minute,seats,…"
+ * (busy_block_limit_idx).
  */
 const countedOf = (host: string, eventType: string) => `(select string_agg(${minuteSql('bb.start_at', 'floor')} || ',' || bb.seats_taken, ',')
          from busy_block bb
-        where bb.host_id = ${host} and bb.event_type_id = ${eventType} and bb.active and bb.start_at >= ? and bb.start_at < ?)`;
-const countWindowParams = (from: number, to: number) => [new Date(from - COUNT_MARGIN_MS), new Date(to + COUNT_MARGIN_MS)];
-const countParams = (eventType: EventTypeRecord, from: number, to: number) =>
-  hasLimits(eventType) ? [eventType.id, ...countWindowParams(from, to)] : [];
+        where bb.host_id = ${host} and bb.event_type_id = ${eventType} and bb.active and bb.start_at >= ? and bb.start_at < ? and ${LIVE})`;
+const countWindowParams = (from: number, to: number, now: Date) => [new Date(from - COUNT_MARGIN_MS), new Date(to + COUNT_MARGIN_MS), now];
+const countParams = (eventType: EventTypeRecord, from: number, to: number, now: Date) =>
+  hasLimits(eventType) ? [eventType.id, ...countWindowParams(from, to, now)] : [];
 
 const withSeats = (eventType: EventTypeRecord) => eventType.kind === 'group';
 const seatParams = (eventType: EventTypeRecord) => (withSeats(eventType) ? [eventType.id, eventType.seatsPerSlot] : []);
 const windowParams = (from: number, to: number) => [new Date(from - DAY), new Date(to + DAY)];
+/** BUSY_WHERE's parameters. */
+const liveParams = (from: number, to: number, now: Date) => [...windowParams(from, to), now];
 export interface BusyText {
   busy: string | null;
   seats: string | null;
@@ -204,14 +214,14 @@ export function calendarsSql(eventType: EventTypeRecord): string {
   return CALENDARS_SQL[withSeats(eventType) ? 1 : 0][hasLimits(eventType) ? 1 : 0];
 }
 
-export function calendarsParams(eventType: EventTypeRecord, from: number, to: number): unknown[] {
-  const seatsWindow = withSeats(eventType) ? windowParams(from, to) : [];
+export function calendarsParams(eventType: EventTypeRecord, from: number, to: number, now: Date): unknown[] {
+  const seatsWindow = withSeats(eventType) ? liveParams(from, to, now) : [];
   return [
     ...hostsParams(eventType),
     ...seatParams(eventType),
     ...seatsWindow,
-    ...countParams(eventType, from, to),
-    ...windowParams(from, to),
+    ...countParams(eventType, from, to, now),
+    ...liveParams(from, to, now),
     ...windowParams(from, to),
   ];
 }
@@ -220,12 +230,12 @@ export function toCalendarHosts(rows: readonly CalendarRow[]): CalendarHost[] {
   return rows.map((row) => toCalendarHost(toHost(row), row));
 }
 
-export async function loadCalendars(em: EntityManager, eventType: EventTypeRecord, from: number, to: number): Promise<CalendarHost[]> {
-  return toCalendarHosts(await executePrepared<CalendarRow>(em, 'calendars', calendarsSql(eventType), calendarsParams(eventType, from, to)));
+export async function loadCalendars(em: EntityManager, eventType: EventTypeRecord, from: number, to: number, now: Date): Promise<CalendarHost[]> {
+  return toCalendarHosts(await executePrepared<CalendarRow>(em, 'calendars', calendarsSql(eventType), calendarsParams(eventType, from, to, now)));
 }
 
 /**
- * GET /availability in ONE statement (parameters: event type id, owner, window twice): the caller's event type
+ * GET /availability in ONE statement (parameters: availabilityParams): the caller's event type
  * as the first row (host columns null), then, when it is active, one row per host with schedule and busy time,
  * as calendarsSql reads them (its hosts, its index-only busy scan; the seats aggregate, which needs the heap,
  * only for group event types). It saves the round trip of reading the event type first. The event type's
@@ -276,8 +286,8 @@ export type AvailabilityRow = EventTypeRow &
     counted: string | null;
   };
 
-export function availabilityParams(eventTypeId: string, ownerId: string, from: number, to: number): unknown[] {
-  return [eventTypeId, ownerId, ...windowParams(from, to), ...countWindowParams(from, to), ...windowParams(from, to), ...windowParams(from, to)];
+export function availabilityParams(eventTypeId: string, ownerId: string, from: number, to: number, now: Date): unknown[] {
+  return [eventTypeId, ownerId, ...liveParams(from, to, now), ...countWindowParams(from, to, now), ...liveParams(from, to, now), ...windowParams(from, to)];
 }
 
 /** The event type and its calendars from availabilitySql's rows; undefined when the caller has no such event type. */
@@ -311,6 +321,7 @@ export async function loadHostAvailability(
   hosts: readonly Host[],
   from: number,
   to: number,
+  now: Date,
 ): Promise<HostAvailability[]> {
   if (hosts.length === 0) return [];
   // `= any(array)`: one prepared statement whatever the number of hosts.
@@ -323,11 +334,11 @@ export async function loadHostAvailability(
             ${seats ? seatsOf('h.host_id', OPEN_SEATS) : 'null::text'} as seats${limits ? `, ${countedOf('h.host_id', '?')} as counted` : ''}
        from unnest(?::text[]) as h(host_id)`,
     [
-      ...windowParams(from, to),
+      ...liveParams(from, to, now),
       ...windowParams(from, to),
       ...seatParams(eventType),
-      ...(seats ? windowParams(from, to) : []),
-      ...countParams(eventType, from, to),
+      ...(seats ? liveParams(from, to, now) : []),
+      ...countParams(eventType, from, to, now),
       hosts.map((host) => host.id),
     ],
   );
@@ -381,7 +392,7 @@ export async function getAvailabilityFor(
   if (!eventType.active) return { data: [] };
   const from = Date.parse(input.from);
   const to = Date.parse(input.to);
-  return slotsOf(eventType, durationMin, await loadCalendars(em, eventType, from, to), input, now);
+  return slotsOf(eventType, durationMin, await loadCalendars(em, eventType, from, to, now), input, now);
 }
 
 /** GET /availability: slots of one of the caller's own event types, event type and calendars in one statement. */
@@ -394,7 +405,7 @@ export async function getAvailability(
   const from = Date.parse(input.from);
   const to = Date.parse(input.to);
   const read = readAvailabilityRows(
-    await executePrepared<AvailabilityRow>(em, 'availability', availabilitySql, availabilityParams(input.eventTypeId, ownerId, from, to)),
+    await executePrepared<AvailabilityRow>(em, 'availability', availabilitySql, availabilityParams(input.eventTypeId, ownerId, from, to, now)),
   );
   if (!read) throw notFound('Event type');
   const durationMin = chosenDuration(read.eventType, input);

@@ -30,6 +30,13 @@ export const BusyTimeSchema = z
       .meta({ description: 'A meeting booked with you (its buffers are not included).' }),
     z
       .object({
+        source: z.literal('hold').meta({ description: 'Where the busy time comes from.', examples: ['hold'] }),
+        start,
+        end,
+      })
+      .meta({ description: 'A slot someone holds while they finish booking it (a slot hold), until the hold ends; whose is not shown.' }),
+    z
+      .object({
         source: z.literal('calendar').meta({ description: 'Where the busy time comes from.', examples: ['calendar'] }),
         start,
         end,

@@ -62,7 +62,7 @@ export async function decideSlot(tx: EntityManager, question: SlotQuestion, lock
   // The hosts and their busy time in one statement (the one /availability reads), unless the caller has them.
   const calendars =
     question.calendars ??
-    toCalendarHosts(await executePrepared<CalendarRow>(tx, 'booking.calendars', calendarsSql(eventType), calendarsParams(eventType, start, end)));
+    toCalendarHosts(await executePrepared<CalendarRow>(tx, 'booking.calendars', calendarsSql(eventType), calendarsParams(eventType, start, end, now)));
   const first = decide(calendars.map(toHostAvailability));
   if (!first.granted || !lockHosts) return first;
   const hosts: Host[] = calendars.map(({ hostId, schedule }) => ({
@@ -72,7 +72,7 @@ export async function decideSlot(tx: EntityManager, question: SlotQuestion, lock
     overrides: [...schedule.overrides],
   }));
   await lockHosts(hosts.map((host) => host.id));
-  return decide(await loadHostAvailability(tx, eventType, hosts, start, end));
+  return decide(await loadHostAvailability(tx, eventType, hosts, start, end, now));
 }
 
 /**
@@ -86,14 +86,26 @@ export async function readEventTypeForSlot(
   ownerId: string | undefined,
   start: number,
   end: number,
+  now: Date,
 ): Promise<EventTypeForSlot | undefined> {
   if (ownerId === undefined) {
     const eventType = await findEventType(em, eventTypeId);
     return eventType && { eventType };
   }
-  const rows = await executePrepared<AvailabilityRow>(em, 'booking.event-type-calendars', availabilitySql, availabilityParams(eventTypeId, ownerId, start, end));
+  const rows = await executePrepared<AvailabilityRow>(em, 'booking.event-type-calendars', availabilitySql, availabilityParams(eventTypeId, ownerId, start, end, now));
   const read = readAvailabilityRows(rows);
   return read && { eventType: read.eventType, calendars: read.hosts };
+}
+
+/**
+ * A refusal that does not depend on anyone else's bookings or holds: the time is in the past or within the
+ * minimum notice, outside the booking window, or not a start the event type offers. Still a 409 for a booking (as
+ * the API has always answered); a hold answers it as bad input (400 on its `startAt`).
+ */
+export class SlotNotOffered extends DomainError {
+  constructor(message: string) {
+    super('conflict', message);
+  }
 }
 
 export function slotTaken(): DomainError {
@@ -113,21 +125,19 @@ function explainUnavailable(
   start: number,
 ): DomainError {
   if (start < rules.now + rules.minNoticeMin * MINUTE) {
-    return new DomainError(
-      'conflict',
+    return new SlotNotOffered(
       eventType.minNoticeMin > 0
         ? `That time is in the past or less than ${eventType.minNoticeMin} minutes from now (the event type's minimum notice).`
         : 'That time is in the past.',
     );
   }
   const ruled = ruleRefusalOf(eventType, availability, rules, start);
-  if (ruled) return new DomainError('conflict', ruleMessage(ruled));
+  if (ruled) return ruled.kind === 'booking_window' ? new SlotNotOffered(ruleMessage(ruled)) : new DomainError('conflict', ruleMessage(ruled));
   const unbooked = availability.map((host) => ({ ...host, busy: [], openSeats: [], counted: undefined }));
   const unruled = { ...rules, bookingWindow: null, limits: null };
   const onGrid = computeHostSlots(unruled, unbooked, hostMode(eventType.kind)).some((slot) => slot.start === start);
   if (!onGrid) {
-    return new DomainError(
-      'conflict',
+    return new SlotNotOffered(
       `That time is not a start time this event type offers: outside the available hours or off its ${rules.stepMin}-minute grid. Pick a slot from /availability.`,
     );
   }

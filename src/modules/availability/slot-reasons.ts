@@ -33,6 +33,7 @@ export type SlotReason =
   | { kind: 'seats_full'; hostId: string }
   | { kind: 'calendar_busy'; hostId: string; connectionId?: string; connectionName?: string }
   | { kind: 'pending'; hostId: string; bookingId?: string }
+  | { kind: 'held'; hostId: string }
   | { kind: 'booking_window'; hostId: string; firstDate: string; lastDate: string }
   | { kind: 'daily_limit' | 'weekly_limit' | 'monthly_limit'; hostId: string; limit: number; firstDate: string; lastDate: string };
 
@@ -48,6 +49,8 @@ export interface BusyEntry {
   seats?: 'open' | 'full';
   /** Every booking on the block is the caller's and waits for the host's confirmation. */
   pending?: boolean;
+  /** The block is a live slot hold's (never whose). */
+  held?: boolean;
 }
 
 /** Busy time from one of the host's connected calendars, epoch minutes rounded outward as the engine reads it. */
@@ -153,9 +156,9 @@ const bookedTime: ReasonProducer = ({ hosts, start, end, grid, mode }) =>
 function busyReasons(hostId: string, entry: BusyEntry, start: number, end: number): SlotReason[] {
   const [meetingStart, meetingEnd] = entry.meeting;
   if (entry.seats === 'full' && meetingStart === start && meetingEnd === end) return [{ kind: 'seats_full', hostId }];
-  const meetingKind = entry.pending ? 'pending' : 'booked';
+  const meetingKind = entry.held ? 'held' : entry.pending ? 'pending' : 'booked';
   const kind = meetingStart < end && meetingEnd > start ? meetingKind : 'buffer';
-  if (entry.bookingIds.length === 0) return [{ kind, hostId }];
+  if (entry.bookingIds.length === 0 || kind === 'held') return [{ kind, hostId }];
   return entry.bookingIds.map((bookingId) => ({ kind, hostId, bookingId }));
 }
 
@@ -181,7 +184,7 @@ function ruleReason(hostId: string, refusal: RuleRefusal): SlotReason {
   return refusal.kind === 'booking_window' ? { kind: refusal.kind, hostId, ...dates } : { kind: refusal.kind, hostId, limit: refusal.limit, ...dates };
 }
 
-/** Every rule, in the order its reasons are listed. A new rule (holds) adds one. */
+/** Every rule, in the order its reasons are listed. A new rule adds one. */
 export const REASON_PRODUCERS: readonly ReasonProducer[] = [
   inactive,
   minimumNotice,

@@ -83,7 +83,7 @@ async function moveBooking(tx: EntityManager, ownerId: string, input: Reschedule
   // The calendars of the old host and of every host the new time may take, before anything of them is touched,
   // in the one order every booking uses (reserveSlot's own locks are then already held).
   const hosts = await loadHosts(tx, eventType);
-  await lockHostCalendars(tx, [locked.host_id, ...hosts.map((host) => host.id)]);
+  await lockHostCalendars(tx, [locked.host_id, ...hosts.map((host) => host.id)], now);
   // Release the old time as a cancellation would, except that this booking stays active.
   await releaseBusyBlocks(tx, input.id);
   const released = await tx.execute<{ busy_block_id: string }[]>(

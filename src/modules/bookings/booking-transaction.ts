@@ -156,24 +156,35 @@ function calendarsBusy(): DomainError {
   );
 }
 
+/** One prepared statement for any number of hosts; the locks are taken in the array's (sorted) order. */
+const HOST_LOCKS_SQL = `select pg_advisory_xact_lock(hashtextextended(lock_key, 0))
+       from unnest(?::text[]) with ordinality as host_lock(lock_key, position)
+      order by position`;
+
+/**
+ * The same, deleting first the hosts' busy blocks of slot holds that ended by `now` (parameters: hosts, now, lock
+ * keys), in the same round trip. The exclusion constraint cannot know that a hold ended, so a writer must take its
+ * blocks out before inserting. Deleting an ended hold's block needs no lock (every reader already leaves it out);
+ * a hold made while this waited for the locks ended only if its own transaction outlasted its lifetime.
+ */
+const HOST_LOCKS_PURGING_SQL = `with ended as (
+       delete from busy_block where host_id = any(?::text[]) and hold_id is not null and hold_expires_at <= ?
+     )
+     ${HOST_LOCKS_SQL}`;
+
 /**
  * Serialises the busy-time writes of these hosts with every other transaction's, in one order (no deadlock):
- * first this instance's turn (in a booking transaction), then the advisory locks shared by all instances.
+ * first this instance's turn (in a booking transaction), then the advisory locks shared by all instances. With
+ * `now` (every writer of busy blocks), the hosts' slot holds that ended by then are deleted with it.
  */
-export async function lockHostCalendars(tx: EntityManager, hostIds: readonly string[]): Promise<void> {
+export async function lockHostCalendars(tx: EntityManager, hostIds: readonly string[], now?: Date): Promise<void> {
   const sorted = [...new Set(hostIds)].sort();
   const turns = turnsOfTransaction.get(tx);
   if (turns) takeTurns(turns, sorted);
   if (sorted.length === 0) return;
-  // One prepared statement for any number of hosts; the locks are taken in the array's (sorted) order.
-  await executePrepared(
-    tx,
-    'booking.host-locks',
-    `select pg_advisory_xact_lock(hashtextextended(lock_key, 0))
-       from unnest(?::text[]) with ordinality as host_lock(lock_key, position)
-      order by position`,
-    [sorted.map((hostId) => `host-calendar:${hostId}`)],
-  );
+  const lockKeys = sorted.map((hostId) => `host-calendar:${hostId}`);
+  if (now === undefined) await executePrepared(tx, 'booking.host-locks', HOST_LOCKS_SQL, [lockKeys]);
+  else await executePrepared(tx, 'booking.host-locks-purging', HOST_LOCKS_PURGING_SQL, [sorted, now, lockKeys]);
 }
 
 /** PostgreSQL exclusion_violation (23P01), wherever the driver or the ORM put it in the cause chain. */

@@ -21,6 +21,8 @@ export interface ReservedSlot {
   hostId: string;
   /** The busy blocks the booking takes a seat in (one per host). */
   blockIds: string[];
+  /** Every host whose time it takes (several for a collective event type), in id order. */
+  hostIds: string[];
 }
 
 export interface ReserveOptions {
@@ -30,6 +32,8 @@ export interface ReserveOptions {
   calendarsLocked?: boolean;
   /** The hosts' calendars for this slot, when the caller read them with the event type (not under the locks). */
   calendars?: CalendarHost[];
+  /** The blocks are a slot hold's (its row is written next, in the same transaction), ending at `expiresAt`. */
+  hold?: { id: string; expiresAt: Date };
 }
 
 /**
@@ -47,17 +51,18 @@ export async function reserveSlot(
   const decision = await decideSlot(
     tx,
     { eventType, start, durationMin, now, calendars: options.calendars },
-    options.calendarsLocked ? undefined : (hostIds) => lockHostCalendars(tx, hostIds),
+    options.calendarsLocked ? undefined : (hostIds) => lockHostCalendars(tx, hostIds, now),
   );
   if (!decision.granted) throw decision.refusal;
   const end = start + durationMin * MINUTE;
 
   const busyStart = new Date(start - eventType.bufferBeforeMin * MINUTE);
   const busyEnd = new Date(end + eventType.bufferAfterMin * MINUTE);
-  const slot: BlockSlot = { eventTypeId: eventType.id, start: new Date(start), end: new Date(end), busyStart, busyEnd, createdAt: now };
+  const slot: BlockSlot = { eventTypeId: eventType.id, start: new Date(start), end: new Date(end), busyStart, busyEnd, createdAt: now, hold: options.hold };
 
   let hostId: string;
   let blockIds: string[];
+  let hostIds: string[] | undefined;
   switch (eventType.kind) {
     case 'one_on_one': {
       hostId = decision.hostIds[0]!;
@@ -85,12 +90,13 @@ export async function reserveSlot(
     case 'collective': {
       // Every host or none: a conflict on any block aborts the transaction (23P01 -> 409).
       blockIds = [];
-      for (const id of [...decision.hostIds].sort()) blockIds.push(await insertBlock(tx, id, slot));
+      hostIds = [...decision.hostIds].sort();
+      for (const id of hostIds) blockIds.push(await insertBlock(tx, id, slot));
       hostId = decision.hostIds.includes(eventType.ownerId) ? eventType.ownerId : [...decision.hostIds].sort()[0]!;
       break;
     }
   }
-  return { start: slot.start, end: slot.end, hostId, blockIds };
+  return { start: slot.start, end: slot.end, hostId, blockIds, hostIds: hostIds ?? [hostId] };
 }
 
 interface BlockSlot {
@@ -100,6 +106,7 @@ interface BlockSlot {
   busyStart: Date;
   busyEnd: Date;
   createdAt: Date;
+  hold?: { id: string; expiresAt: Date };
 }
 
 async function insertBlock(tx: EntityManager, hostId: string, slot: BlockSlot): Promise<string> {
@@ -107,9 +114,9 @@ async function insertBlock(tx: EntityManager, hostId: string, slot: BlockSlot): 
   await executePrepared(
     tx,
     'booking.busy-block',
-    `insert into busy_block (id, host_id, event_type_id, start_at, end_at, busy, seats_taken, active, created_at)
-     values (?, ?, ?, ?, ?, tstzrange(?, ?, '[)'), 1, true, ?)`,
-    [id, hostId, slot.eventTypeId, slot.start, slot.end, slot.busyStart, slot.busyEnd, slot.createdAt],
+    `insert into busy_block (id, host_id, event_type_id, start_at, end_at, busy, seats_taken, active, created_at, hold_id, hold_expires_at)
+     values (?, ?, ?, ?, ?, tstzrange(?, ?, '[)'), 1, true, ?, ?, ?)`,
+    [id, hostId, slot.eventTypeId, slot.start, slot.end, slot.busyStart, slot.busyEnd, slot.createdAt, slot.hold?.id ?? null, slot.hold?.expiresAt ?? null],
   );
   return id;
 }

@@ -22,7 +22,8 @@ const HOUR_PX = 48;
 const ARROWS: Record<string, [number, number]> = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
 
 function toBusyInterval(busy: BusyTime): BusyInterval {
-  return { start: busy.start, end: busy.end, label: busy.source === 'booking' ? 'Booked' : busy.connectionName };
+  const label = busy.source === 'booking' ? 'Booked' : busy.source === 'hold' ? 'Held' : busy.connectionName;
+  return { start: busy.start, end: busy.end, label };
 }
 
 interface Day {

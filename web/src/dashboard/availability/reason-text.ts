@@ -43,6 +43,8 @@ export function reasonText(reason: SlotReason, context: ReasonContext): string {
       return yours ? 'You already have a booking at this time.' : 'A co-host already has a booking at this time.';
     case 'buffer':
       return `Too close to ${yours ? 'one of your bookings' : 'a co-host’s booking'}: the buffer time around it would overlap.`;
+    case 'held':
+      return `Someone is holding ${yours ? 'this time' : 'a co-host’s time'} while they finish booking it; it is free again if they let it go or the hold ends.`;
     case 'seats_full':
       return 'Every seat at this time is taken.';
     case 'calendar_busy':
