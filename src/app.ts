@@ -45,6 +45,7 @@ import { createUser, currentSlugAfter } from './modules/users/users.service.ts';
 import { PAT_PREFIX } from './identity/personal-access-tokens.ts';
 import { CSRF_PREFIX, DEVICE_PREFIX, SESSION_PREFIX } from './identity/sessions.ts';
 import { MANAGE_TOKEN_PREFIX } from './modules/public-booking/managed-booking.service.ts';
+import { HOLD_TOKEN_PREFIX } from './modules/public-booking/public-holds.service.ts';
 import { WEBHOOK_SECRET_PREFIX } from './modules/webhooks/webhooks.service.ts';
 import { CLIENT_SECRET_PREFIX } from './oauth/clients.ts';
 import { ACCESS_TOKEN_PREFIX, AUTHORIZATION_CODE_PREFIX, REFRESH_TOKEN_PREFIX } from './oauth/tokens.ts';
@@ -61,6 +62,7 @@ export const SECRET_PREFIXES: SecretPrefixes = {
     CSRF_PREFIX,
     DEVICE_PREFIX,
     MANAGE_TOKEN_PREFIX,
+    HOLD_TOKEN_PREFIX,
   ],
   base64: [WEBHOOK_SECRET_PREFIX],
 };

@@ -14,6 +14,8 @@ export const EXAMPLE = {
   calendarConnectionId: '7c5e1a3f-9d2b-4e8c-a6f1-3b9d5e7c2a40',
   connectedCalendarId: 'e1b3d5f7-2a4c-4b6e-8d0f-6a8c0e2b4d62',
   messageId: '5d7f9b1e-3c5a-4e7b-9d1f-2b4d6f8a0c53',
+  slotHoldId: '8e2a4c6f-1b3d-4f5a-9c7e-6d8f0a2b4c71',
+  holdExpiresAt: '2026-11-30T14:10:00Z',
   email: 'ines@example.com',
   hostEmail: 'olivia@example.com',
   name: 'Inês Carvalho',

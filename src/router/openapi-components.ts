@@ -123,6 +123,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   bookings: 'Meetings booked on the user’s event types: list, create, reschedule, cancel and mark no-shows.',
   leads: 'People who left their details on a booking page, whether or not they went on to book.',
   contacts: 'Clients and leads merged by e-mail address.',
+  slotholds: 'A slot kept for you for a few minutes while an invitee decides, then booked with `holdId` or let go.',
 };
 
 

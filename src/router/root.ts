@@ -14,6 +14,7 @@ import { leadsRouter } from '../modules/leads/leads.router.ts';
 import { contactsRouter } from '../modules/contacts/contacts.router.ts';
 import { webhooksRouter } from '../modules/webhooks/webhooks.router.ts';
 import { calendarsRouter } from '../modules/calendars/calendars.router.ts';
+import { slotHoldsRouter } from '../modules/slot-holds/slot-holds.router.ts';
 import { mergeRouters, router } from '../api/trpc.ts';
 
 /** Every procedure of the service; the same object serves /trpc and /api/v2. */
@@ -23,6 +24,7 @@ export const appRouter = router({
   leads: leadsRouter,
   contacts: contactsRouter,
   bookings: mergeRouters(bookingsRouter, bookingCreationRouter, bookingChangesRouter, bookingMessagesRouter),
+  slotHolds: slotHoldsRouter,
   publicBooking: publicBookingRouter,
   users: usersRouter,
   session: sessionRouter,

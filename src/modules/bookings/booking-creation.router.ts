@@ -1,6 +1,7 @@
 import { staleRefreshOf } from '../calendars/calendar-sync.ts';
 import { scopedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
+import { holderOf } from '../slot-holds/hold-rules.ts';
 import { createBooking } from './booking-creation.service.ts';
 import { BookingSchema, CreateBookingInputSchema } from './bookings.schemas.ts';
 
@@ -26,7 +27,10 @@ export const bookingCreationRouter = router({
           'round-robin ones assign the least recently booked free host; collective ones need every host free. ' +
           'With an `Idempotency-Key`, a retry (same key, same body) returns the first response again with ' +
           '`Idempotent-Replayed: true` instead of a 409; the same key with another body is 422. ' +
-          "An unbooked lead of this event type with the invitee's e-mail (any letter case) becomes booked.",
+          "An unbooked lead of this event type with the invitee's e-mail (any letter case) becomes booked. " +
+          'With `holdId`, books the slot of your hold (POST /slot-holds) and ends it: nobody else could take it meanwhile; ' +
+          'a hold that ended, or another credential’s, is 404, and a `start`, `durationMin` or `eventTypeId` other than ' +
+          'the hold’s is 400 on that field.',
       },
     })
     .input(CreateBookingInputSchema)
@@ -38,6 +42,7 @@ export const bookingCreationRouter = router({
         idempotency: ctx.idempotency,
         deadline: ctx.request.deadline,
         calendarRefresh: staleRefreshOf(ctx.env, ctx.clock),
+        holder: holderOf(ctx.principal),
       });
       ctx.response.status = result.status;
       return result.booking;

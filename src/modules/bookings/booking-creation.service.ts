@@ -16,8 +16,10 @@ import type { EventTypeRecord } from '../event-types/event-type.rows.ts';
 import { runAfterBooking } from './after-booking.ts';
 import { BOOKING_RETURNING, type BookingColumn, type BookingOwnRow, toBooking } from './booking.rows.ts';
 import type { Booking, CreateBookingInput } from './bookings.schemas.ts';
-import { bookingTransaction } from './booking-transaction.ts';
-import { reserveSlot } from './slot-reservation.ts';
+import { bookingTransaction, lockHostCalendars } from './booking-transaction.ts';
+import { type ReservedSlot, reserveSlot } from './slot-reservation.ts';
+import { loadHosts } from '../availability/availability.service.ts';
+import { claimHold, endHold } from '../slot-holds/held-slot.ts';
 import type { IdempotencyScope } from '../../lib/idempotency-key.ts';
 import { claimIdempotencyKey, requestHash, storeIdempotentResponse } from './idempotency.ts';
 
@@ -36,6 +38,8 @@ export interface CreateBookingOptions {
   manageToken?: string;
   /** Refreshes the hosts' connected calendars synced too long ago, with a bounded wait, before the slot is decided. */
   calendarRefresh?: StaleRefresh;
+  /** Whose slot holds this caller may book with `holdId` (slot-holds/hold-rules.ts); none: every holdId is 404. */
+  holder?: string;
 }
 
 export interface CreateBookingResult {
@@ -61,13 +65,13 @@ export async function createBooking(
   // before the booking queues for its hosts' turn and opens its transaction: bookings of one host take turns for
   // their writes only. A read outside the transaction sees what one inside would (READ COMMITTED, nothing locked);
   // the check under the hosts' locks has the last word on the slot.
-  const early = options.idempotency ? undefined : await readEventType(em, input, options.caller);
+  const early = options.idempotency ? undefined : await readEventType(em, input, options.caller, options.now);
   return bookingTransaction(em, async (tx) => {
     if (options.idempotency) {
       const stored = await claimIdempotencyKey(tx, options.idempotency, hash);
       if (stored) return { status: stored.status, booking: stored.body as Booking, replayed: true };
     }
-    const booking = await bookSlot(tx, input, options, early ?? (await readEventType(tx, input, options.caller)));
+    const booking = await bookSlot(tx, input, options, early ?? (await readEventType(tx, input, options.caller, options.now)));
     if (options.idempotency) await storeIdempotentResponse(tx, options.idempotency, { status: 201, body: booking });
     return { status: 201, booking, replayed: false };
   }, options.deadline, hostsHintKey(input.eventTypeId, options.caller));
@@ -182,7 +186,10 @@ async function bookSlot(
   { eventType, calendars }: EventTypeForSlot,
 ): Promise<Booking> {
   assertBookable(eventType, input.durationMin);
-  const slot = await reserveSlot(tx, eventType, Date.parse(input.start), input.durationMin, options.now, { calendars });
+  const slot =
+    input.holdId === undefined
+      ? await reserveSlot(tx, eventType, Date.parse(input.start), input.durationMin, options.now, { calendars })
+      : await bookHeldSlot(tx, eventType, input, input.holdId, options);
   const { hostId, blockIds } = slot;
 
   const now = options.now;
@@ -208,11 +215,30 @@ async function bookSlot(
   return booking;
 }
 
+/**
+ * The slot of the caller's hold: the hold ends under the locks of its hosts and the event type's, and the slot is
+ * decided again without it (the host's calendar may have changed meanwhile), its round-robin host first.
+ */
+async function bookHeldSlot(
+  tx: EntityManager,
+  eventType: EventTypeRecord,
+  input: CreateBookingInput,
+  holdId: string,
+  options: CreateBookingOptions,
+): Promise<ReservedSlot> {
+  const start = Date.parse(input.start);
+  const hold = await claimHold(tx, holdId, options.holder, { eventTypeId: input.eventTypeId, start, durationMin: input.durationMin }, options.now);
+  const hosts = await loadHosts(tx, eventType);
+  await lockHostCalendars(tx, [...hold.hostIds, ...hosts.map((host) => host.id)], options.now);
+  await endHold(tx, hold.id);
+  return reserveSlot(tx, eventType, start, input.durationMin, options.now, { calendarsLocked: true, preferredHostId: hold.hostId });
+}
+
 /** Step 2's read: the event type (404 when unknown or not the owner's) and, for an owner, its hosts' calendars. */
-async function readEventType(em: EntityManager, input: CreateBookingInput, caller: BookingCaller): Promise<EventTypeForSlot> {
+async function readEventType(em: EntityManager, input: CreateBookingInput, caller: BookingCaller, now: Date): Promise<EventTypeForSlot> {
   const start = Date.parse(input.start);
   const ownerId = caller.kind === 'owner' ? caller.userId : undefined;
-  const read = await readEventTypeForSlot(em, input.eventTypeId, ownerId, start, start + input.durationMin * MINUTE);
+  const read = await readEventTypeForSlot(em, input.eventTypeId, ownerId, start, start + input.durationMin * MINUTE, now);
   if (!read) throw notFound('Event type');
   return read;
 }

@@ -173,7 +173,30 @@ export const CreateBookingInputSchema = z
       .max(500)
       .optional()
       .meta({ description: 'The invitee’s input for the location, e.g. a phone number to call.', examples: ['+4915123456789'] }),
+    holdId: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .meta({
+        description:
+          'A slot hold of yours (`POST /slot-holds`) on exactly this event type, `start` and `durationMin` (400 on the field that differs): ' +
+          'books the held slot, and the hold ends. A hold that has ended, or is not yours, is 404.',
+        examples: [EXAMPLE.slotHoldId],
+      }),
   })
-  .meta({ id: 'CreateBookingInput' });
+  .meta({
+    id: 'CreateBookingInput',
+    // The whole body's example, so "Try it" books a slot without a hold id that only the API could have issued.
+    examples: [
+      {
+        eventTypeId: EXAMPLE.eventTypeId,
+        start: EXAMPLE.start,
+        durationMin: 30,
+        invitee: { name: EXAMPLE.name, email: EXAMPLE.email, timezone: EXAMPLE.timezone },
+        notes: 'I would like to talk about the Q1 plan.',
+      },
+    ],
+  });
 
 export type CreateBookingInput = z.infer<typeof CreateBookingInputSchema>;

@@ -15,8 +15,12 @@ import {
   PublicBookingResultSchema,
   PublicEventTypeInputSchema,
   PublicEventTypeSchema,
+  PublicHoldInputSchema,
+  PublicSlotHoldSchema,
+  ReleasePublicHoldInputSchema,
   RescheduleManagedBookingInputSchema,
 } from './public-booking.schemas.ts';
+import { holdPublicly, releasePublicHold } from './public-holds.service.ts';
 import { bookPublicly, capturePublicLead, getPublicAvailability, getPublicEventType } from './public-booking.service.ts';
 
 /**
@@ -49,6 +53,26 @@ export const publicBookingRouter = router({
       ctx.response.status = result.status;
       return result.links ? { ...result.booking, links: result.links } : result.booking;
     }),
+
+  /** Holds the picked time while the invitee fills in the form (POST /slot-holds's rules); the answer's token makes it the page's. */
+  hold: publicRateLimitedProcedure
+    .input(PublicHoldInputSchema)
+    .output(PublicSlotHoldSchema)
+    .mutation(({ ctx, input }) =>
+      holdPublicly(ctx.em, input, {
+        now: ctx.clock.now(),
+        ttlMs: ctx.env.SLOT_HOLD_TTL,
+        clientAddress: ctx.request.ip,
+        deadline: ctx.request.deadline,
+        calendarRefresh: staleRefreshOf(ctx.env, ctx.clock),
+      }),
+    ),
+
+  /** Lets the page's hold go (the invitee went back to the times): 404 when it ended or is not this page's. */
+  releaseHold: publicRateLimitedProcedure
+    .input(ReleasePublicHoldInputSchema)
+    .output(z.object({ released: z.literal(true) }))
+    .mutation(({ ctx, input }) => releasePublicHold(ctx.em, input, ctx.clock.now())),
 
   /** The invitee's private manage page: the booking its secret opens (404 for any other string). */
   managed: publicRateLimitedProcedure

@@ -3,6 +3,7 @@ import { TimeZoneSchema } from '../../lib/time.ts';
 import { AvailabilityInputSchema, AvailabilityOutputSchema } from '../availability/availability.schemas.ts';
 import { BookingSchema, CreateBookingInputSchema } from '../bookings/bookings.schemas.ts';
 import { EventTypeSchema } from '../event-types/event-types.schemas.ts';
+import { CreateSlotHoldInputSchema, SlotHoldSchema } from '../slot-holds/slot-holds.schemas.ts';
 
 /** A secret event type's private link key (the `key` of its link): every public read and write of it needs it. */
 const PrivateLinkKeySchema = z.string().max(200).nullish().describe('The private link key; required for a secret event type.');
@@ -37,8 +38,27 @@ export const PublicAvailabilityOutputSchema = AvailabilityOutputSchema.pick({ da
 
 export type PublicAvailabilityOutput = z.infer<typeof PublicAvailabilityOutputSchema>;
 
-/** POST /bookings's body, plus the private link key of a secret event type. */
-export const PublicBookingInputSchema = CreateBookingInputSchema.extend({ key: PrivateLinkKeySchema });
+/** The secret the booking page gets with its hold: only it can book with the hold or let it go. */
+const HoldTokenSchema = z.string().min(1).max(200).describe('The hold token the hold procedure answered.');
+
+/** POST /bookings's body, plus the private link key of a secret event type and, with `holdId`, the hold's token. */
+export const PublicBookingInputSchema = CreateBookingInputSchema.extend({ key: PrivateLinkKeySchema, holdToken: HoldTokenSchema.optional() });
+
+/** POST /slot-holds's body, plus the private link key of a secret event type. */
+export const PublicHoldInputSchema = CreateSlotHoldInputSchema.extend({ key: PrivateLinkKeySchema });
+
+export type PublicHoldInput = z.infer<typeof PublicHoldInputSchema>;
+
+/** The hold as the page sees it: no host ids, and the token that makes it the page's own (shown once). */
+export const PublicSlotHoldSchema = SlotHoldSchema.omit({ hostIds: true }).extend({
+  holdToken: z.string().describe('A bearer secret: pass it with `holdId` to book with the hold or let it go.'),
+});
+
+export type PublicSlotHold = z.infer<typeof PublicSlotHoldSchema>;
+
+export const ReleasePublicHoldInputSchema = z.object({ holdId: z.string().min(1).max(64), holdToken: HoldTokenSchema });
+
+export type ReleasePublicHoldInput = z.infer<typeof ReleasePublicHoldInputSchema>;
 
 export type PublicBookingInput = z.infer<typeof PublicBookingInputSchema>;
 

@@ -16,6 +16,7 @@ import type { IdempotencyScope } from '../../lib/idempotency-key.ts';
 import { EVENT_TYPE_COLUMNS, type EventTypeRecord, type EventTypeRow, toEventType } from '../event-types/event-type.rows.ts';
 import { eventTypeUrl } from '../event-types/event-types.schemas.ts';
 import { captureLead } from '../leads/lead-capture.service.ts';
+import { pageHolder } from '../slot-holds/hold-rules.ts';
 import { linksForNewBooking, managesBookingOf, newManageToken } from './managed-booking.service.ts';
 import type {
   CaptureLeadInput,
@@ -70,7 +71,7 @@ export async function getPublicEventType(
 }
 
 /** Whether the caller may see `eventType`: any public one; a secret one with its current key or a manage token of its. */
-async function mayOpen(em: EntityManager, eventType: EventTypeRecord, access: EventTypeAccess): Promise<boolean> {
+export async function mayOpen(em: EntityManager, eventType: EventTypeRecord, access: EventTypeAccess): Promise<boolean> {
   if (!eventType.secret) return true;
   if (access.key && eventType.privateLinkKeyHash && isPrivateLinkKey(access.key, eventType.privateLinkKeyHash)) return true;
   return access.manageToken !== undefined && (await managesBookingOf(em, access.manageToken, eventType.id));
@@ -100,7 +101,7 @@ export async function getPublicAvailability(
  */
 export async function bookPublicly(
   em: EntityManager,
-  { key, ...input }: PublicBookingInput,
+  { key, holdToken, ...input }: PublicBookingInput,
   options: { now: Date; idempotency: IdempotencyScope | undefined; deadline?: AbortSignal; siteUrl: string; calendarRefresh?: StaleRefresh },
 ): Promise<CreateBookingResult & { links?: InviteeLinks }> {
   // Only a secret event type is refused here; booking's own rules answer for a missing or inactive one.
@@ -115,6 +116,7 @@ export async function bookPublicly(
     manageTokenHash: manageToken.hash,
     manageToken: manageToken.token,
     calendarRefresh: options.calendarRefresh,
+    holder: holdToken === undefined ? undefined : pageHolder(hashToken(holdToken)),
   });
   const answer = { ...result, booking: forInvitee(result.booking) };
   if (result.replayed) return answer;
