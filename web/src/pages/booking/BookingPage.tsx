@@ -58,7 +58,7 @@ export function BookingPage(props: { userSlug: string; eventTypeSlug: string; pr
 }
 
 function Booker({ eventType, privateKey }: { eventType: EventTypeInfo; privateKey: string | null }) {
-  const flow = useBookingFlow(eventType);
+  const flow = useBookingFlow(eventType, privateKey);
   // One object while the key stays the same: the slot picker asks again when it changes.
   const access = useMemo(() => ({ key: privateKey }), [privateKey]);
   const { step, timeZone } = flow;
@@ -110,6 +110,7 @@ function Booker({ eventType, privateKey }: { eventType: EventTypeInfo; privateKe
               eventType={eventType}
               privateKey={privateKey}
               slot={step.slot}
+              hold={step.hold}
               duration={flow.duration}
               timeZone={timeZone}
               onBack={flow.backToTimes}

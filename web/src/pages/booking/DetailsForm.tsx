@@ -2,17 +2,23 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { api, errorMessage, errorStatus } from '../../api.ts';
 import { TextField } from '../../components/fields.tsx';
 import { ErrorNotice } from '../../components/ui.tsx';
+import { formatTime } from '../../time.ts';
+import type { HoldState } from './booking-flow.ts';
 import type { Booking, EventTypeInfo, Slot } from './types.ts';
 
 export function isEmail(text: string): boolean {
   return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text.trim());
 }
 
-/** The invitee's name, e-mail and notes for the chosen time; a time taken meanwhile sends them back to the times. */
+/**
+ * The invitee's name, e-mail and notes for the chosen time, held for them meanwhile when the hold came through; a
+ * time taken meanwhile sends them back to the times.
+ */
 export function DetailsForm(props: {
   eventType: EventTypeInfo;
   privateKey: string | null;
   slot: Slot;
+  hold: HoldState;
   duration: number;
   timeZone: string;
   onBack: () => void;
@@ -36,15 +42,24 @@ export function DetailsForm(props: {
     setErrors(found);
     if (found.name || found.email) return;
     setBusy(true);
+    const body = {
+      eventTypeId: props.eventType.id,
+      key: props.privateKey,
+      start: props.slot.start,
+      durationMin: props.duration,
+      invitee: { name: name.trim(), email: email.trim(), timezone: props.timeZone },
+      ...(notes.trim() ? { notes: notes.trim() } : {}),
+    };
+    const { hold } = props;
     try {
-      const booking = await api.publicBooking.book.mutate({
-        eventTypeId: props.eventType.id,
-        key: props.privateKey,
-        start: props.slot.start,
-        durationMin: props.duration,
-        invitee: { name: name.trim(), email: email.trim(), timezone: props.timeZone },
-        ...(notes.trim() ? { notes: notes.trim() } : {}),
-      });
+      let booking: Booking;
+      try {
+        booking = await api.publicBooking.book.mutate(hold.kind === 'held' ? { ...body, holdId: hold.hold.id, holdToken: hold.hold.holdToken } : body);
+      } catch (caught) {
+        // The hold ended while the form was filled in: the time is like any other again, so book it as such.
+        if (hold.kind !== 'held' || errorStatus(caught) !== 404) throw caught;
+        booking = await api.publicBooking.book.mutate(body);
+      }
       props.onBooked(booking);
     } catch (caught) {
       if (errorStatus(caught) === 409) {
@@ -67,6 +82,7 @@ export function DetailsForm(props: {
       <h2 id="details-title" ref={headingRef} tabIndex={-1}>
         Your details
       </h2>
+      <HoldNotice hold={props.hold} timeZone={props.timeZone} />
       {errors.form && <ErrorNotice>{errors.form}</ErrorNotice>}
       <TextField
         label="Name"
@@ -100,10 +116,27 @@ export function DetailsForm(props: {
         onChange={(event) => setNotes(event.target.value)}
       />
       <div className="btn-row">
-        <button type="submit" className="btn btn-primary" disabled={busy}>
+        <button type="submit" className="btn btn-primary" disabled={busy || props.hold.kind === 'holding'}>
           {busy ? 'Booking…' : props.eventType.requiresConfirmation ? 'Request booking' : 'Confirm booking'}
         </button>
       </div>
     </form>
+  );
+}
+
+/** Whether the time is kept for the invitee while they fill in the form, and until when. */
+function HoldNotice({ hold, timeZone }: { hold: HoldState; timeZone: string }) {
+  if (hold.kind === 'holding') {
+    return (
+      <p className="notice" role="status" data-testid="hold-notice">
+        Reserving this time for you…
+      </p>
+    );
+  }
+  if (hold.kind === 'none') return null;
+  return (
+    <p className="notice notice-info" role="status" data-testid="hold-notice">
+      This time is reserved for you until {formatTime(hold.hold.expiresAt, timeZone)} while you fill in your details.
+    </p>
   );
 }
