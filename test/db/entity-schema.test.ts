@@ -10,6 +10,7 @@ import { CONTACT_ROW_COLUMNS, CONTACT_WRITE_ONLY_COLUMNS } from '../../src/modul
 import { CONNECTION_ROW_COLUMNS } from '../../src/modules/calendars/calendar.rows.ts';
 import { LEAD_ROW_COLUMNS } from '../../src/modules/leads/lead.rows.ts';
 import { MESSAGE_ROW_COLUMNS, MESSAGE_WRITE_ONLY_COLUMNS } from '../../src/modules/booking-messages/booking-message.rows.ts';
+import { SLOT_HOLD_ROW_COLUMNS, SLOT_HOLD_WRITE_ONLY_COLUMNS } from '../../src/modules/slot-holds/slot-hold.rows.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/app.ts';
 
 describe('entities and migrations', () => {
@@ -35,6 +36,7 @@ describe('entities and migrations', () => {
     ['contact', { ...CONTACT_ROW_COLUMNS, ...CONTACT_WRITE_ONLY_COLUMNS }],
     ['calendar_connection', CONNECTION_ROW_COLUMNS],
     ['booking_message', { ...MESSAGE_ROW_COLUMNS, ...MESSAGE_WRITE_ONLY_COLUMNS }],
+    ['slot_hold', { ...SLOT_HOLD_ROW_COLUMNS, ...SLOT_HOLD_WRITE_ONLY_COLUMNS }],
   ])('every column the code describes for %s (a table without an entity) is one the migrations made', async (table, columns) => {
     const own = Object.entries(columns)
       .filter(([, { from }]) => from === undefined)

@@ -86,6 +86,12 @@ describe('MCP at /mcp with a personal access token (official SDK client)', () =>
       const [row] = await tx.execute<{ id: string }[]>('select id from booking_message where booking_id = ? limit 1', [booking.id]);
       return row!;
     });
+    const hold = await t.http
+      .post('/api/v2/slot-holds')
+      .set(...bearer(owner.token))
+      .send({ eventTypeId, startAt: '2026-03-04T17:00:00Z', durationMin: 30 });
+    expect(hold.status).toBe(201);
+    const holdId = hold.body.id as string;
     const reads: [string, Record<string, unknown>, string][] = [
       ['get_me', {}, '/api/v2/me'],
       ['list_event_types', {}, '/api/v2/event-types'],
@@ -111,6 +117,7 @@ describe('MCP at /mcp with a personal access token (official SDK client)', () =>
       ['list_webhook_deliveries', { id: webhookId }, `/api/v2/webhooks/${webhookId}/deliveries`],
       ['list_calendar_connections', {}, '/api/v2/calendar-connections'],
       ['get_calendar_connection', { id: connectionId }, `/api/v2/calendar-connections/${connectionId}`],
+      ['get_slot_hold', { id: holdId }, `/api/v2/slot-holds/${holdId}`],
     ];
     const { tools } = await client.listTools();
     const readTools = tools.filter((tool) => tool.annotations?.readOnlyHint).map((tool) => tool.name);

@@ -66,6 +66,15 @@ describe('explainSlot', () => {
     ]);
   });
 
+  it('says a held time is held, never whose, and a slot only near it runs into its buffers', () => {
+    const hold: BusyEntry = { busy: [minute('10:00'), minute('10:45')], meeting: [minute('10:00'), minute('10:30')], bookingIds: [], held: true };
+    const owner = host('owner', weekdays('09:00', '17:00'), [hold]);
+    const explain = (start: string) => explainSlot({ rules: slot(start, { stepMin: 15 }), mode: 'any', active: true, hosts: [owner] });
+    expect(explain('10:00')).toMatchObject({ available: false, reasons: [{ kind: 'held', hostId: 'owner' }] });
+    expect(explain('10:30')).toMatchObject({ available: false, reasons: [{ kind: 'buffer', hostId: 'owner' }] });
+    expect(explain('10:45')).toMatchObject({ available: true, reasons: [] });
+  });
+
   it('lets a group slot with seats left be joined whatever else is busy, and says when it is full', () => {
     const open = host('owner', weekdays('09:00', '17:00'), [booked('10:00', '10:30', { seats: 'open' })]);
     expect(explainSlot({ rules: slot('10:00'), mode: 'any', active: true, hosts: [open] })).toMatchObject({ available: true, reasons: [] });

@@ -19,13 +19,9 @@ export function pageHolder(holdTokenHash: string): string {
   return `page:${holdTokenHash}`;
 }
 
+/** When a hold made at `now` ends: from that instant on (`expires_at > now` is live), its slot is like any other. */
 export function holdExpiry(now: Date, ttlMs: number): Date {
   return new Date(now.getTime() + ttlMs);
-}
-
-/** Whether a hold that ends at `expiresAt` still keeps its slot at `now` (it ends exactly at its expiry). */
-export function isLive(expiresAt: Date, now: Date): boolean {
-  return expiresAt.getTime() > now.getTime();
 }
 
 /**
