@@ -71,7 +71,8 @@ describe('round trips of POST /api/v2/bookings', () => {
     expect(inside.map((statement) => statement.name?.replace(/:\d+$/, '') ?? statement.text)).toEqual([
       'begin',
       'booking.lock-timeout',
-      'booking.host-locks',
+      // The hosts' locks, taking out their ended slot holds' blocks in the same round trip.
+      'booking.host-locks-purging',
       'host-busy',
       'booking.busy-block',
       'booking.create',

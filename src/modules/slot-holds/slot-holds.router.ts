@@ -12,7 +12,6 @@ export const slotHoldsRouter = router({
   create: scopedProcedure('write:bookings')
     .meta({
       successStatus: 201,
-      errorStatuses: [409],
       openapi: {
         method: 'POST',
         path: '/slot-holds',

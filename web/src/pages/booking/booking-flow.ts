@@ -58,6 +58,8 @@ export function useBookingFlow(eventType: EventTypeInfo, privateKey: string | nu
   const pick = (slot: Slot) => {
     leavePick();
     setNotice(null);
+    // A group slot's seats are shared by its bookings and not held: the booking decides.
+    if (eventType.kind === 'group') return setStep({ kind: 'details', slot, hold: { kind: 'none' } });
     const current: Pick = { left: false };
     picked.current = current;
     setStep({ kind: 'details', slot, hold: { kind: 'holding' } });
