@@ -60,7 +60,7 @@ describe('the API guides, run as written against a fresh account', () => {
     }
   });
 
-  it('quickstart: an account, a token, an event type, a booking, paging, an error, rate limits, a safe retry', async () => {
+  it('quickstart: an account, a token, an event type, a booking, paging, an error, rate limits, a safe retry, a held slot booked', async () => {
     const output = await run('quickstart');
     expectInOrder(output, [
       /"email":"ines@example\.com".*"plan":"team"/,
@@ -73,9 +73,13 @@ describe('the API guides, run as written against a fresh account', () => {
       /x-ratelimit-limit: 600/i,
       /HTTP\/1\.1 201[^\n]*\n(?![^\n]*idempotent-replayed)/i,
       /HTTP\/1\.1 201[^\n]*\nidempotent-replayed: true/i,
+      // The held slot: until when, then booked with the hold.
+      /\n\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\n/,
+      /"status":"active"[^\n]*"name":"Rita Sousa"|"name":"Rita Sousa"[^\n]*"status":"active"/,
     ]);
     const bookings = await t.em().execute<{ email: string }[]>('select invitee_email as email from booking order by created_at');
-    expect(bookings.map((booking) => booking.email)).toEqual(['rui@example.com', 'ana@example.com']);
+    expect(bookings.map((booking) => booking.email)).toEqual(['rui@example.com', 'ana@example.com', 'rita@example.com']);
+    expect(await t.em().execute('select id from slot_hold')).toEqual([]);
   });
 
   it('webhooks: a local receiver registered, tested, its delivery log with the body sent, a redelivery', async () => {
