@@ -1,7 +1,7 @@
 /**
  * The explanation of one slot against the slot list the engine returns for a whole window, over random
  * schedules (hours often running through midnight), any step, date overrides, zones with daylight-saving changes,
- * bookings with buffers, group seats, notice, booking windows, limits and teams of both kinds: a slot is explained
+ * bookings and slot holds with buffers, group seats, notice, booking windows, limits and teams of both kinds: a slot is explained
  * as available exactly when the window's list has it, each host's verdict matches its reasons, and every slot not
  * offered has at least one reason. Pure: no database.
  */
@@ -49,10 +49,13 @@ function busyArb(base: number) {
         after: fc.constantFrom(0, 0, 5, 15),
         skew: fc.constantFrom(0, 0, 0, 20_000),
         seats: fc.constantFrom(undefined, undefined, 'open' as const, 'full' as const),
+        held: fc.constantFrom(false, false, false, true),
       })
-      .map(({ offset, length, before, after, skew, seats }): BusyEntry => {
+      .map(({ offset, length, before, after, skew, seats, held }): BusyEntry => {
         const start = (base + offset * MINUTE_MS + skew) / MINUTE_MS;
         const end = start + length;
+        // A slot hold's block: no bookings on it, never seats.
+        if (held) return { busy: [Math.floor(start - before), Math.ceil(end + after)], meeting: [start, end], bookingIds: [], held: true };
         return {
           busy: [Math.floor(start - before), Math.ceil(end + after)],
           meeting: [start, end],
