@@ -133,6 +133,11 @@ describe('e-mail through a real SMTP server', () => {
       ['cancellation', 'invitee'], ['cancellation', 'guest'], ['cancellation', 'host'],
     ]);
     expect(all.every((message) => message.attempts === 1 && message.sentAt !== null && message.lastError === null)).toBe(true);
+    // Each sent message keeps the server's reply, which names the server's own id for that very message.
+    const byMessageId = new Map(mail.received.map((received) => [received.parsed.messageId, received.queueId]));
+    for (const message of all) {
+      expect(message.serverReply).toBe(`250 2.0.0 Ok: queued as ${byMessageId.get(`<${message.id}@localhost>`)}`);
+    }
   });
 
   it('a 550 for one recipient fails that message with the server’s reply; the others are sent; a resend is a new message', async () => {
@@ -147,9 +152,10 @@ describe('e-mail through a real SMTP server', () => {
       return messages.every((message) => message.status === 'sent' || message.status === 'failed') ? messages : undefined;
     });
     const failed = list.find((message) => message.recipient === refused)!;
-    expect(failed).toMatchObject({ status: 'failed', attempts: 1, sentAt: null });
+    expect(failed).toMatchObject({ status: 'failed', attempts: 1, sentAt: null, serverReply: null });
     expect(failed.lastError).toMatch(/^550 .*No such mailbox here/);
     expect(list.filter((message) => message.id !== failed.id).map((message) => message.status)).toEqual(['sent', 'sent']);
+    expect(list.filter((message) => message.id !== failed.id).every((message) => message.serverReply?.startsWith('250 2.0.0 Ok: queued as '))).toBe(true);
     expect(mailsTo(mail, refused)).toEqual([]);
 
     const sent = list.find((message) => message.status === 'sent')!;

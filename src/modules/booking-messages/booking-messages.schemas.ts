@@ -31,6 +31,15 @@ export const BookingMessageSchema = z
       .string()
       .nullable()
       .meta({ description: 'Why the last attempt failed (the SMTP server’s reply), or why it was skipped.', examples: [null] }),
+    serverReply: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          'What the SMTP server answered when it accepted the message (e.g. `250 2.0.0 Ok: queued as 4BcD1`): the handle ' +
+          'to find it in the server’s log. Null until it is sent; a refusal’s reply is in `lastError`.',
+        examples: ['250 2.0.0 Ok: queued as 4BcD1'],
+      }),
     resentFrom: z
       .string()
       .nullable()
