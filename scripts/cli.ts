@@ -19,8 +19,6 @@ import {
 import { ALL_SCOPES, isScope, type Scope } from '../src/identity/scopes.ts';
 import { PLANS, type Plan, UserEntity } from '../src/identity/user.entity.ts';
 import { createUser } from '../src/modules/users/users.service.ts';
-import { listAccountMessages, showAccountMessage } from '../src/modules/account/account-mail.ts';
-import { mailSettingsOf } from '../src/modules/booking-messages/compose.ts';
 
 const USAGE = `usage:
   npm run cli -- user create --email E --plan ${PLANS.join('|')} [--name N] [--timezone TZ] [--password P]
@@ -95,6 +93,7 @@ function parseCommand(argv: string[]): Command | 'help' {
   if (command === 'mail list') {
     const email = values.email === undefined ? undefined : requireEmail(values.email);
     return async (em) => {
+      const { listAccountMessages } = await mailReaders();
       const messages = await listAccountMessages(em, { email, limit: MAIL_LIST_LIMIT });
       if (messages.length === 0) return email ? `no account e-mail to ${email}` : 'no account e-mail';
       return messages
@@ -107,6 +106,7 @@ function parseCommand(argv: string[]): Command | 'help' {
     const id = values.id?.trim();
     if (!id) throw new UsageError('--id is required (see npm run -s cli -- mail list)');
     return async (em, env) => {
+      const { showAccountMessage, mailSettingsOf } = await mailReaders();
       const shown = await showAccountMessage(em, id, mailSettingsOf(env), new Date());
       if (!shown) throw new CommandError(`no account e-mail with id ${id}`);
       const { message, mail } = shown;
@@ -151,6 +151,12 @@ const OPTIONS = {
 
 /** How many account mails `mail list` shows. */
 const MAIL_LIST_LIMIT = 20;
+
+/** The mail readers, loaded by the mail commands alone: they bring the e-mail layout (MJML), slow to load. */
+async function mailReaders() {
+  const [accountMail, compose] = await Promise.all([import('../src/modules/account/account-mail.ts'), import('../src/modules/booking-messages/compose.ts')]);
+  return { ...accountMail, mailSettingsOf: compose.mailSettingsOf };
+}
 
 function parseStrict(argv: string[]) {
   try {

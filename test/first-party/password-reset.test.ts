@@ -133,7 +133,7 @@ describe('password reset by an e-mailed link, through a real SMTP server', () =>
     const done = await choosePassword(t.http, link, newPassword);
     expect(done.status, done.text).toBe(303);
     expect(done.headers.location).toBe('/login?reset=done&next=%2Fapp');
-    const signInPage = await t.http.get(done.headers.location);
+    const signInPage = await t.http.get(done.headers.location!);
     expect(signInPage.text).toContain('Your password is changed, and your account is signed out everywhere.');
 
     // Every session ended; the API token stays; the new password signs in, the old one does not.

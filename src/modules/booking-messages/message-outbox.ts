@@ -153,5 +153,5 @@ export async function queueCancellationMessages(tx: EntityManager, booking: Book
 export async function queueDeclineMessages(tx: EntityManager, booking: Booking, expired: boolean, now: Date): Promise<void> {
   const facts = factsOf(booking);
   if (!facts) return;
-  await queueEnding(tx, { ...facts, declined: { reason: booking.declineReason, expired } }, 'decline', SKIPPED.declined, now);
+  await queueEnding(tx, { ...facts, declined: { reason: booking.declineReason ?? null, expired } }, 'decline', SKIPPED.declined, now);
 }

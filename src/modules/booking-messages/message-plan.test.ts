@@ -63,7 +63,7 @@ describe('reminders', () => {
 
   it('a request has none: they are planned when the host confirms it', () => {
     expect(planReminders([{ offsetMin: 1440, to: 'both' }], { ...facts, approval: 'pending' }, now)).toEqual([]);
-    expect(planReminders([{ offsetMin: 1440, to: 'invitee' }], { ...facts, approval: 'confirmed' }, now)).toHaveLength(1);
+    expect(planReminders([{ offsetMin: 1440, to: 'invitee' }], { ...facts, approval: 'confirmed' }, now)).toHaveLength(3);
   });
 
   it('one whose time has passed is written skipped, with why', () => {
