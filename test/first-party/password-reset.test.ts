@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPersonalAccessToken } from '../../src/identity/personal-access-tokens.ts';
 import { hashToken } from '../../src/lib/secrets.ts';
+import { changeEmail, changePassword } from '../../src/modules/account/account.service.ts';
 import type { Clock } from '../../src/lib/clock.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer, uniqueEmail } from '../helpers/factories.ts';
@@ -149,6 +150,20 @@ describe('password reset by an e-mailed link, through a real SMTP server', () =>
     expect(older.status).toBe(410);
     expect(older.text).toContain('This link no longer works');
     expect(await t.em().execute('select 1 from password_reset_token where user_id = ?', [user.id])).toEqual([]);
+  });
+
+  it('a password or e-mail change in the account settings voids the links already sent', async () => {
+    for (const change of ['password', 'email'] as const) {
+      const user = await createPasswordUser(t.em());
+      await askForLink(t.http, user.email);
+      const [received] = await eventually(() => (mailsTo(mail, user.email).length > 0 ? mailsTo(mail, user.email) : undefined));
+      const link = linkIn(received!.parsed.text);
+      expect((await t.http.get(new URL(link).pathname)).status).toBe(200);
+      const caller = { userId: user.id, sessionId: 'none', ip: '198.51.100.40', now: new Date() };
+      if (change === 'password') await changePassword(t.em(), caller, { currentPassword: user.password, newPassword: 'copper kettle morning 58' });
+      else await changeEmail(t.em(), caller, { currentPassword: user.password, email: uniqueEmail('moved') });
+      expect((await t.http.get(new URL(link).pathname)).status, change).toBe(410);
+    }
   });
 
   it('a link expires after 60 minutes; junk and unknown tokens are the same dead end', async () => {
