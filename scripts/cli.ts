@@ -1,12 +1,13 @@
 /**
- * Operator commands (docs/operations.md, "Commands"): `user create`, `pat create`, `pat revoke`. Results go to
- * stdout (the user as JSON, the raw token alone), everything else to stderr, so scripts can capture the result.
+ * Operator commands (docs/operations.md, "Commands"): `user create`, `pat create`, `pat revoke`, and `mail list` /
+ * `mail show` for the account mail (password reset links) a service without SMTP keeps. Results go to stdout (the
+ * user as JSON, the raw token alone, the mail), everything else to stderr, so scripts can capture the result.
  * Exit codes: 0 done, 1 the command failed, 2 usage error. Pending migrations are applied first.
  */
 import { parseArgs } from 'node:util';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import { loadEnv } from '../src/config/env.ts';
+import { type Env, loadEnv } from '../src/config/env.ts';
 import { migrate, openDatabase } from '../src/db/orm.ts';
 import { DomainError } from '../src/lib/errors.ts';
 import { isValidTimeZone } from '../src/lib/time.ts';
@@ -23,12 +24,15 @@ const USAGE = `usage:
   npm run cli -- user create --email E --plan ${PLANS.join('|')} [--name N] [--timezone TZ] [--password P]
   npm run cli -- pat create --email E --scopes s1,s2|all [--name LABEL]
   npm run cli -- pat revoke --token ${PAT_PREFIX}…
-scopes: ${ALL_SCOPES.join(', ')}`;
+  npm run -s cli -- mail list [--email E]
+  npm run -s cli -- mail show --id ID
+scopes: ${ALL_SCOPES.join(', ')}
+mail: the account e-mail (password reset links), newest first; bookings' e-mail is in the dashboard`;
 
 class UsageError extends Error {}
 class CommandError extends Error {}
 
-type Command = (em: EntityManager) => Promise<string | undefined>;
+type Command = (em: EntityManager, env: Env) => Promise<string | undefined>;
 
 /** Parses and validates the arguments completely before anything touches the database. */
 function parseCommand(argv: string[]): Command | 'help' {
@@ -41,6 +45,8 @@ function parseCommand(argv: string[]): Command | 'help' {
     'user create': ['email', 'plan', 'name', 'timezone', 'password'],
     'pat create': ['email', 'scopes', 'name'],
     'pat revoke': ['token'],
+    'mail list': ['email'],
+    'mail show': ['id'],
   };
   const options = allowed[command];
   if (!options) throw new UsageError(command ? `unknown command: ${command}` : 'no command given');
@@ -84,6 +90,42 @@ function parseCommand(argv: string[]): Command | 'help' {
     };
   }
 
+  if (command === 'mail list') {
+    const email = values.email === undefined ? undefined : requireEmail(values.email);
+    return async (em) => {
+      const { listAccountMessages } = await mailReaders();
+      const messages = await listAccountMessages(em, { email, limit: MAIL_LIST_LIMIT });
+      if (messages.length === 0) return email ? `no account e-mail to ${email}` : 'no account e-mail';
+      return messages
+        .map((message) => [message.id, message.createdAt, message.kind, message.status, message.recipient].join('  '))
+        .join('\n');
+    };
+  }
+
+  if (command === 'mail show') {
+    const id = values.id?.trim();
+    if (!id) throw new UsageError('--id is required (see npm run -s cli -- mail list)');
+    return async (em, env) => {
+      const { showAccountMessage, mailSettingsOf } = await mailReaders();
+      const shown = await showAccountMessage(em, id, mailSettingsOf(env), new Date());
+      if (!shown) throw new CommandError(`no account e-mail with id ${id}`);
+      const { message, mail } = shown;
+      const outcome = message.sentAt
+        ? `sent ${message.sentAt}${message.serverReply ? ` (${message.serverReply})` : ''}`
+        : `${message.status}${message.lastError ? ` (${message.lastError})` : ''}`;
+      return [
+        `From: ${mail.from}`,
+        `To: ${mail.to}`,
+        `Subject: ${mail.subject}`,
+        `Message-ID: <${mail.messageId}>`,
+        `Date: ${message.createdAt}`,
+        `Status: ${outcome}`,
+        '',
+        mail.text.trimEnd(),
+      ].join('\n');
+    };
+  }
+
   const token = values.token;
   if (!token) throw new UsageError('--token is required');
   if (!token.startsWith(PAT_PREFIX)) throw new UsageError(`--token must be a personal access token (${PAT_PREFIX}…)`);
@@ -103,8 +145,18 @@ const OPTIONS = {
   password: { type: 'string' },
   scopes: { type: 'string' },
   token: { type: 'string' },
+  id: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
+
+/** How many account mails `mail list` shows. */
+const MAIL_LIST_LIMIT = 20;
+
+/** The mail readers, loaded by the mail commands alone: they bring the e-mail layout (MJML), slow to load. */
+async function mailReaders() {
+  const [accountMail, compose] = await Promise.all([import('../src/modules/account/account-mail.ts'), import('../src/modules/booking-messages/compose.ts')]);
+  return { ...accountMail, mailSettingsOf: compose.mailSettingsOf };
+}
 
 function parseStrict(argv: string[]) {
   try {
@@ -148,7 +200,7 @@ async function main(argv: string[]): Promise<number> {
   const db = await openDatabase(env, (line) => console.error(line));
   try {
     await migrate(db.orm);
-    const output = await command(db.orm.em.fork());
+    const output = await command(db.orm.em.fork(), env);
     if (output !== undefined) process.stdout.write(`${output}\n`);
     return 0;
   } catch (error) {

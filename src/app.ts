@@ -22,7 +22,9 @@ import { startBookingEventWorker } from './modules/calendars/booking-event-worke
 import { calendarSyncSettings, startCalendarSyncWorker } from './modules/calendars/calendar-sync.ts';
 import { DEFAULT_RETRY_DELAYS_MS, startDeliveryWorker } from './modules/webhooks/delivery-worker.ts';
 import { type RetryPolicy, retryPolicyOf } from './lib/retry-policy.ts';
-import { startBookingMessages } from './modules/booking-messages/booking-messages.worker.ts';
+import { mailTransportOf, startBookingMessages } from './modules/booking-messages/booking-messages.worker.ts';
+import { startAccountMail } from './modules/account/account-mail.worker.ts';
+import { findPasswordReset, requestPasswordReset, resetPassword } from './modules/account/password-reset.service.ts';
 import { startPendingExpiryWorker } from './modules/bookings/booking-confirmation.service.ts';
 import { registerRest } from './http/rest/rest-mount.ts';
 import { registerTrpc, TRPC_BASE_PATH } from './http/trpc/trpc-mount.ts';
@@ -41,8 +43,10 @@ import { managedBookingCalendar } from './modules/public-booking/managed-booking
 import { API_REFERENCE_CLIENT_ID, API_REFERENCE_REDIRECT_PATH, ensureApiReferenceClient } from './oauth/api-reference-client.ts';
 import { oauthRoutes } from './oauth/routes.ts';
 import { registerSignup } from './oauth/signup.ts';
+import { registerPasswordReset } from './oauth/password-reset.ts';
 import { createUser, currentSlugAfter } from './modules/users/users.service.ts';
 import { PAT_PREFIX } from './identity/personal-access-tokens.ts';
+import { PASSWORD_RESET_PREFIX } from './identity/password-reset-links.ts';
 import { CSRF_PREFIX, DEVICE_PREFIX, SESSION_PREFIX } from './identity/sessions.ts';
 import { MANAGE_TOKEN_PREFIX } from './modules/public-booking/managed-booking.service.ts';
 import { HOLD_TOKEN_PREFIX } from './modules/public-booking/public-holds.service.ts';
@@ -63,12 +67,15 @@ export const SECRET_PREFIXES: SecretPrefixes = {
     DEVICE_PREFIX,
     MANAGE_TOKEN_PREFIX,
     HOLD_TOKEN_PREFIX,
+    PASSWORD_RESET_PREFIX,
   ],
   base64: [WEBHOOK_SECRET_PREFIX],
 };
 
 /** Sign-up attempts a client address may make per hour (a bot filling the form must not fill the database). */
 const SIGNUPS_PER_HOUR = 20;
+/** Password reset links a client address may ask for per hour (each account also gets at most 3 mails an hour). */
+const PASSWORD_RESETS_PER_HOUR = 20;
 
 /** Failed authentications a client address may make per minute before it gets 429s. */
 const FAILED_AUTHENTICATIONS_PER_MINUTE = 30;
@@ -218,6 +225,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
     createAccount: createUser,
     limiter: createRateLimiter({ keyPrefix: 'signup', points: SIGNUPS_PER_HOUR, durationSec: 3600, store: counterStore.store, onStoreError }),
   });
+  registerPasswordReset(fastify, {
+    services,
+    orm,
+    resets: { request: requestPasswordReset, find: findPasswordReset, reset: resetPassword },
+    limiter: createRateLimiter({ keyPrefix: 'password_reset', points: PASSWORD_RESETS_PER_HOUR, durationSec: 3600, store: counterStore.store, onStoreError }),
+  });
   // The outbox workers' own connections (webhook deliveries and e-mail): their polls never wait in the requests' pool.
   const workerPool = createWorkerPool(options.databaseUrl);
   const workerQuery = async <Row>(sql: string, params: unknown[]) => (await workerPool.query(sql, params)).rows as Row[];
@@ -230,12 +243,32 @@ export async function buildApp(options: AppOptions): Promise<App> {
     openSecret: (sealed) => openSecret(orm.em.fork(), 'webhook-signing-secret', sealed),
     onError: (error) => log.warn({ err: error }, 'webhook delivery worker: a poll failed; trying again'),
   });
+  // One SMTP transport (a pool of connections) for every kind of mail.
+  const mailTransport = mailTransportOf(env);
   const mailWorker = startBookingMessages({
     env,
     query: workerQuery,
     clock: services.clock,
+    transport: mailTransport,
     openSecrets: () => orm.em.fork(),
     onError: (error) => log.warn({ err: error }, 'e-mail worker: a poll failed; trying again'),
+  });
+  const accountMailWorker = startAccountMail({
+    env,
+    query: workerQuery,
+    clock: services.clock,
+    transport: mailTransport,
+    openSecrets: () => orm.em.fork(),
+    // Its reader is signed out (the dashboard cannot show it): say where to read it, never to whom or the link.
+    onKept: (kept) => {
+      for (const message of kept) {
+        log.info(
+          { messageId: message.id },
+          `a password reset mail was kept (not sent, no SMTP_URL); read it with: npm run -s cli -- mail show --id ${message.id}`,
+        );
+      }
+    },
+    onError: (error) => log.warn({ err: error }, 'account e-mail worker: a poll failed; trying again'),
   });
   // The calendar sync and the pending bookings' expiry share two connections of their own (as the webhook worker
   // has): they never take a connection a request is waiting for.
@@ -268,6 +301,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
       await backgroundOrm.close();
       await webhookWorker.stop();
       await mailWorker.stop();
+      await accountMailWorker.stop();
+      mailTransport?.close();
       await workerPool.end();
       await fastify.close();
       await principals.close();

@@ -29,8 +29,11 @@ function decodedName(name: string): string {
   }
 }
 
-/** A path segment that is itself a secret: the invitee's manage link /book/manage/<secret>[/event.ics]. */
-const SECRET_PATH_SEGMENT = /^(\/book\/manage\/)[^/?#]+/i;
+/**
+ * A path segment that is itself a secret: the invitee's manage link /book/manage/<secret>[/event.ics], a password
+ * reset link /login/reset/<secret>.
+ */
+const SECRET_PATH_SEGMENT = /^(\/(?:book\/manage|login\/reset)\/)[^/?#]+/i;
 
 /** The type prefixes of the secrets the service mints, by the alphabet their random part is written in. */
 export interface SecretPrefixes {

@@ -8,7 +8,7 @@ import { getServerSecret } from './server-secret.ts';
  * purpose never opens as another's. `v1.<iv>.<ciphertext and tag>` (base64url): the version names the root secret,
  * so a new one can come without a flag day.
  */
-export type SealingPurpose = 'webhook-signing-secret' | 'calendar-credentials' | 'booking-manage-link';
+export type SealingPurpose = 'webhook-signing-secret' | 'calendar-credentials' | 'booking-manage-link' | 'password-reset-link';
 
 /** The `server_secret` row the v1 keys are derived from. */
 export const SEALING_ROOT_SECRET = 'sealed-secrets-v1';

@@ -13,6 +13,7 @@ import {
   sessionCookieOptions,
   signInWithPassword,
 } from '../identity/sessions.ts';
+import { FORGOT_PASSWORD_PATH } from '../identity/password-reset-links.ts';
 import { UserEntity } from '../identity/user.entity.ts';
 import { escapeHtml, hiddenInput, renderPage, sendHtml } from '../lib/html-page.ts';
 import { generateToken } from '../lib/secrets.ts';
@@ -70,15 +71,20 @@ interface LoginFormState {
   next: string;
   email?: string;
   error?: string;
+  /** After a password reset: the password changed and every session ended. */
+  passwordReset?: boolean;
 }
 
 function renderLoginForm(csrf: string, state: LoginFormState, signupOpen: boolean): string {
   const error = state.error ? `<p class="error" role="alert" id="login-error">${escapeHtml(state.error)}</p>` : '';
   const describedBy = state.error ? ' aria-describedby="login-error"' : '';
+  const reset = state.passwordReset
+    ? '<p class="notice" role="status" id="password-reset-done">Your password is changed, and your account is signed out everywhere. Sign in with the new password.</p>\n'
+    : '';
   return renderPage(
     'Sign in',
     `<h1>Sign in</h1>
-${error}
+${reset}${error}
 <form method="post" action="${LOGIN_PATH}" id="login">
 ${hiddenInput('csrf', csrf)}
 ${hiddenInput('next', state.next)}
@@ -87,7 +93,8 @@ ${hiddenInput('next', state.next)}
 <label for="password">Password</label>
 <input type="password" id="password" name="password" autocomplete="current-password" required maxlength="${MAX_FIELD_LENGTH}"${describedBy}>
 <div class="actions"><button type="submit" class="primary">Sign in</button></div>
-</form>${signupOpen ? '\n<p class="muted">New here? <a href="/signup">Create an account</a></p>' : ''}`,
+</form>
+<p class="muted"><a href="${FORGOT_PASSWORD_PATH}">Forgot password?</a></p>${signupOpen ? '\n<p class="muted">New here? <a href="/signup">Create an account</a></p>' : ''}`,
   );
 }
 
@@ -132,7 +139,7 @@ export function registerLogin(app: FastifyInstance, deps: { services: SharedServ
       const user = await orm.em.fork().findOne(UserEntity, { id: session.userId });
       return sendHtml(reply, 200, renderSignedIn(user?.email ?? '', session));
     }
-    return sendLoginForm(reply, 200, { next });
+    return sendLoginForm(reply, 200, { next, passwordReset: field(query, 'reset') === 'done' });
   });
 
   app.post(LOGIN_PATH, async (request, reply) => {

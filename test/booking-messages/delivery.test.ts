@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { setSchedule } from '../bookings/fixtures.ts';
@@ -133,6 +134,11 @@ describe('e-mail through a real SMTP server', () => {
       ['cancellation', 'invitee'], ['cancellation', 'guest'], ['cancellation', 'host'],
     ]);
     expect(all.every((message) => message.attempts === 1 && message.sentAt !== null && message.lastError === null)).toBe(true);
+    // Each sent message keeps the server's reply, which names the server's own id for that very message.
+    const byMessageId = new Map(mail.received.map((received) => [received.parsed.messageId, received.queueId]));
+    for (const message of all) {
+      expect(message.serverReply).toBe(`250 2.0.0 Ok: queued as ${byMessageId.get(`<${message.id}@localhost>`)}`);
+    }
   });
 
   it('a 550 for one recipient fails that message with the server’s reply; the others are sent; a resend is a new message', async () => {
@@ -147,9 +153,10 @@ describe('e-mail through a real SMTP server', () => {
       return messages.every((message) => message.status === 'sent' || message.status === 'failed') ? messages : undefined;
     });
     const failed = list.find((message) => message.recipient === refused)!;
-    expect(failed).toMatchObject({ status: 'failed', attempts: 1, sentAt: null });
+    expect(failed).toMatchObject({ status: 'failed', attempts: 1, sentAt: null, serverReply: null });
     expect(failed.lastError).toMatch(/^550 .*No such mailbox here/);
     expect(list.filter((message) => message.id !== failed.id).map((message) => message.status)).toEqual(['sent', 'sent']);
+    expect(list.filter((message) => message.id !== failed.id).every((message) => message.serverReply?.startsWith('250 2.0.0 Ok: queued as '))).toBe(true);
     expect(mailsTo(mail, refused)).toEqual([]);
 
     const sent = list.find((message) => message.status === 'sent')!;
@@ -298,5 +305,42 @@ describe('the messages of a booking on every door', () => {
       .query({ input: JSON.stringify({ json: { id: bookingId } }) });
     expect(res.status).toBe(200);
     expect(res.body.result.data.json.data).toHaveLength(3);
+  });
+});
+
+describe('what the log says about e-mail', () => {
+  it('never an address, a subject or a body, at the most verbose level, whether a message is sent or refused', async () => {
+    const refusedAddress = 'refused.private@example.test';
+    const mail = await startMailServer({ refuseRecipient: (address) => (address === refusedAddress ? { code: 550, text: '5.1.1 No such mailbox here' } : undefined) });
+    let log = '';
+    const logStream = new Writable({
+      write(chunk, _encoding, done) {
+        log += String(chunk);
+        done();
+      },
+    });
+    const t = await startTestApp({ logStream, env: { SMTP_URL: mail.url, LOG_LEVEL: 'trace' } });
+    try {
+      const host = await createUserWithToken(t.em(), { timezone: 'UTC', name: 'Priya Private' });
+      await setSchedule(t.em(), host.id, EVERY_DAY);
+      const eventType = await t.http.post('/api/v2/event-types').set(...bearer(host.token)).send({ name: 'Confidential chat', durationsMin: [30], reminders: [] });
+      const invitee = { name: 'Quentin Quiet', email: 'quentin.private@example.test', timezone: 'UTC' };
+      const res = await t.http
+        .post('/api/v2/bookings')
+        .set(...bearer(host.token))
+        .send({ eventTypeId: eventType.body.id, start: startIn(8, 10), durationMin: 30, invitee, guests: [refusedAddress], notes: 'Salary talk' });
+      expect(res.status).toBe(201);
+      await eventually(async () => {
+        const messages = await messagesOf(t, host, res.body.id);
+        return messages.every((message) => message.status === 'sent' || message.status === 'failed') ? true : undefined;
+      });
+      expect(log.length).toBeGreaterThan(0);
+      for (const secret of [invitee.email, refusedAddress, host.email, 'Quentin', 'Confidential chat', 'Salary talk', 'No such mailbox']) {
+        expect(log, secret).not.toContain(secret);
+      }
+    } finally {
+      await t.close();
+      await mail.close();
+    }
   });
 });

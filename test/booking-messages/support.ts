@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { type ParsedMail, simpleParser } from 'mailparser';
@@ -11,6 +12,8 @@ export interface ReceivedMail {
   to: string[];
   parsed: ParsedMail;
   receivedAt: number;
+  /** The id the server gave the message in its reply (`250 2.0.0 Ok: queued as <queueId>`, as Postfix answers). */
+  queueId: string;
 }
 
 export interface MailServer {
@@ -48,15 +51,17 @@ export async function startMailServer(options: MailServerOptions = {}): Promise<
     },
     onData(stream, session, callback) {
       mostInFlight = Math.max(mostInFlight, ++inFlight);
+      const queueId = randomBytes(5).toString('hex').toUpperCase();
       const done = (error?: Error | null) => {
         inFlight--;
-        callback(error);
+        if (error) callback(error);
+        else callback(null, `2.0.0 Ok: queued as ${queueId}`);
       };
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         void simpleParser(Buffer.concat(chunks)).then((parsed) => {
-          received.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), parsed, receivedAt: Date.now() });
+          received.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), parsed, receivedAt: Date.now(), queueId });
           setTimeout(() => done(), options.delayMs ?? 0);
         }, done);
       });
@@ -133,5 +138,6 @@ export interface MessageView {
   sentAt: string | null;
   attempts: number;
   lastError: string | null;
+  serverReply: string | null;
   resentFrom: string | null;
 }

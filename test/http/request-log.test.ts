@@ -54,8 +54,9 @@ describe('the request log', () => {
   it.each([
     ['the manage page', `/book/manage/${secret('manage')}`],
     ['its calendar file', `/book/manage/${secret('manage-ics')}/event.ics`],
+    ['a password reset link', `/login/reset/${secret('reset')}`],
     ['a tRPC query’s input', `/trpc/publicBooking.managed?batch=1&input=${encodeURIComponent(JSON.stringify({ 0: { json: { token: secret('input') } } }))}`],
-  ])('never writes the manage link secret of %s', async (_label, url) => {
+  ])('never writes the secret path segment of %s', async (_label, url) => {
     await t.http.get(url);
     expect(JSON.stringify(log.lines())).not.toContain('7f3a9c');
     expect(loggedUrls().at(-1)).toContain('[REDACTED]');

@@ -9,6 +9,7 @@ import { initOrm, type Orm } from '../../src/db/orm.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/app.ts';
 import { databaseUrl } from '../helpers/database-url.ts';
 import { bearer, uniqueEmail } from '../helpers/factories.ts';
+import { hiddenFields, mergeCookies } from '../oauth/support.ts';
 
 interface CliResult {
   code: number;
@@ -131,6 +132,9 @@ describe('npm run cli', () => {
     [['pat', 'revoke'], '--token is required'],
     [['pat', 'revoke', '--token', 'ghp_abc'], 'personal access token'],
     [['user', 'delete'], 'unknown command: user delete'],
+    [['mail', 'show'], '--id is required'],
+    [['mail', 'list', '--id', 'm1'], '--id does not apply'],
+    [['mail', 'list', '--email', 'nope'], 'not an e-mail address'],
     [[], 'no command given'],
   ])('refuses %j with exit code 2 and the usage', async ([args, message], { expect }) => {
     const res = await cli(database.url, ...args);
@@ -184,6 +188,50 @@ describe('npm run cli', () => {
 
     const again = await cli(database.url, 'pat', 'revoke', '--token', token);
     expect(again).toMatchObject({ code: 1, stdout: '' });
+  }, 60_000);
+
+  it('mail list and mail show read the password reset mail a service without SMTP keeps; its link works until used', async () => {
+    const email = uniqueEmail('cli');
+    await cli(database.url, 'user', 'create', '--email', email, '--plan', 'team');
+    const form = await http.get('/login/forgot');
+    const asked = await http
+      .post('/login/forgot')
+      .set('Cookie', mergeCookies('', form.headers['set-cookie']))
+      .type('form')
+      .send({ ...hiddenFields(form.text, 'forgot'), email });
+    expect(asked.status).toBe(200);
+    let listed: CliResult | undefined;
+    for (let i = 0; i < 50 && !listed?.stdout.includes('skipped'); i++) {
+      if (i > 0) await new Promise((resolve) => setTimeout(resolve, 200));
+      listed = await cli(database.url, 'mail', 'list', '--email', email.toUpperCase());
+    }
+    expect(listed!.code, listed!.stderr).toBe(0);
+    const [line, ...others] = listed!.stdout.trim().split('\n');
+    expect(others).toEqual([]);
+    const [id, createdAt, kind, status, recipient] = line!.split('  ');
+    expect({ kind, status, recipient }).toEqual({ kind: 'password_reset', status: 'skipped', recipient: email });
+    expect(Number.isNaN(Date.parse(createdAt!))).toBe(false);
+
+    const shown = await cli(database.url, 'mail', 'show', '--id', id!);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain(`To: ${email}`);
+    expect(shown.stdout).toContain('Subject: Choose a new password');
+    expect(shown.stdout).toContain('Status: skipped (kept, not sent: no SMTP server is configured (SMTP_URL))');
+    const link = /Choose a new password: (http\S+)/.exec(shown.stdout)?.[1];
+    expect(link).toMatch(/\/login\/reset\/pwr_[a-z2-7]{59}$/);
+    const page = await http.get(new URL(link!).pathname);
+    expect(page.status).toBe(200);
+    const reset = await http
+      .post('/login/reset')
+      .set('Cookie', mergeCookies('', page.headers['set-cookie']))
+      .type('form')
+      .send({ ...hiddenFields(page.text, 'reset'), password: 'quiet meadow lantern 9' });
+    expect(reset.status).toBe(303);
+    // Used: the link is no longer kept anywhere, and the CLI says so.
+    const after = await cli(database.url, 'mail', 'show', '--id', id!);
+    expect(after.stdout).not.toContain(link!);
+    expect(after.stdout).toContain('pwr_…(not kept: sent, used or expired)');
+    expect((await cli(database.url, 'mail', 'show', '--id', 'nope')).code).toBe(1);
   }, 60_000);
 
   it('applies pending migrations first, so it works on an empty database', async () => {

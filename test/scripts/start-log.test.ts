@@ -25,7 +25,7 @@ describe('npm start', () => {
       'MCP server (for AI assistants) http://scheduling.example.test/mcp',
       'Sign up (team plan) http://scheduling.example.test/signup',
       'Demo accounts, their logins and booking pages: npm run seed',
-      'E-mail is kept, not sent (no SMTP_URL): hosts see each message in the dashboard',
+      'E-mail is kept, not sent (no SMTP_URL): hosts see each message in the dashboard; password reset mail: npm run -s cli -- mail list',
     ]);
     expect(lines.filter((line) => line.includes('E-mail'))).toHaveLength(1);
   }, 60_000);

@@ -112,6 +112,9 @@ describe('a booking’s e-mail in the dashboard', () => {
         const failed = page.getByTestId('booking-message').filter({ hasText: refused }).filter({ hasText: 'failed' });
         expect(await failed.textContent()).toContain('550 5.1.1 Unknown user');
         expect(await page.getByTestId('kept-notice').count()).toBe(0);
+        const sent = page.getByTestId('booking-message').filter({ hasText: 'ines.browser@example.test' });
+        const queueId = mail.received.find((received) => received.to.includes('ines.browser@example.test'))!.queueId;
+        expect(await sent.getByTestId('server-reply').textContent()).toBe(` · the server answered 250 2.0.0 Ok: queued as ${queueId}`);
         await failed.getByRole('button', { name: 'Resend' }).click();
         await eventually(async () => ((await page.getByTestId('booking-message').count()) === 6 ? true : undefined));
         const resent = await t.em().execute<{ resent_from: string | null }[]>('select resent_from from booking_message where booking_id = ? and resent_from is not null', [bookingId]);

@@ -12,6 +12,7 @@ import { confirmPassword, deleteSessionsOf } from '../../identity/sessions.ts';
 import { getUserProfile } from '../users/users.service.ts';
 import type { User } from '../users/users.schemas.ts';
 import type { ChangeEmailInput, ChangePasswordInput } from './account.schemas.ts';
+import { voidPasswordResets } from './password-reset.service.ts';
 
 /** Who asks, from where and when: the password checks count failures per client address, as sign-in does. */
 export interface AccountCaller {
@@ -43,7 +44,11 @@ export async function requirePassword(em: EntityManager, caller: AccountCaller, 
 export async function changeEmail(em: EntityManager, caller: AccountCaller, input: ChangeEmailInput): Promise<User> {
   await requirePassword(em, caller, input.currentPassword, 'currentPassword');
   try {
-    await em.execute('update app_user set email = ?, updated_at = ? where id = ?', [input.email, caller.now, caller.userId], 'run');
+    await em.transactional(async (tx) => {
+      await tx.execute('update app_user set email = ?, updated_at = ? where id = ?', [input.email, caller.now, caller.userId], 'run');
+      // Reset links sent to the old address must not reach the account any more.
+      await voidPasswordResets(tx, caller.userId);
+    });
   } catch (error) {
     if (violatedUniqueConstraint(error) === 'app_user_email_key') {
       throw new DomainError('conflict', `Another account uses ${input.email}; choose another address.`);
@@ -55,7 +60,8 @@ export async function changeEmail(em: EntityManager, caller: AccountCaller, inpu
 
 /**
  * A new password, held to the rule every password follows; the user's other sessions end (whoever else was signed
- * in with the old password is out), the caller's stays. Tokens are not tied to the password and keep working.
+ * in with the old password is out), the caller's stays, and reset links void. Tokens are not tied to the password
+ * and keep working.
  */
 export async function changePassword(em: EntityManager, caller: AccountCaller, input: ChangePasswordInput): Promise<{ signedOutSessions: number }> {
   await requirePassword(em, caller, input.currentPassword, 'currentPassword');
@@ -66,6 +72,7 @@ export async function changePassword(em: EntityManager, caller: AccountCaller, i
   const passwordHash = await hashPassword(input.newPassword);
   return em.transactional(async (tx) => {
     await tx.execute('update app_user set password_hash = ?, updated_at = ? where id = ?', [passwordHash, caller.now, caller.userId], 'run');
+    await voidPasswordResets(tx, caller.userId);
     return { signedOutSessions: await deleteSessionsOf(tx, caller.userId, caller.sessionId) };
   });
 }

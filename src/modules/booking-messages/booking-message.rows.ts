@@ -20,6 +20,7 @@ export const MESSAGE_ROW_COLUMNS = {
   sent_at: column<SqlTimestamp | null>(),
   attempts: column<number>(),
   last_error: column<string | null>(),
+  server_reply: column<string | null>(),
   offset_min: column<number | null>(),
   sequence: column<number>(),
   facts: column<MessageFacts>(),
@@ -48,6 +49,7 @@ export function toBookingMessage(row: MessageRow): BookingMessage {
     sentAt: toIsoStringOrNull(row.sent_at),
     attempts: row.attempts,
     lastError: row.last_error,
+    serverReply: row.server_reply,
     resentFrom: row.resent_from,
   };
 }

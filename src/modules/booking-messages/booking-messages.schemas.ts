@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { EXAMPLE } from '../../lib/examples.ts';
 
-export const MESSAGE_KINDS = ['confirmation', 'update', 'cancellation', 'reminder'] as const;
+/**
+ * `request`: a booking that waits for the host's confirmation was made; `decline`: the host declined it (or nobody
+ * confirmed it before its start); `confirmation` follows a request's confirmation as it follows a booking.
+ */
+export const MESSAGE_KINDS = ['confirmation', 'update', 'cancellation', 'reminder', 'request', 'decline'] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
 /** Who a message is for: the invitee, one of the guests they added, or the host. */
@@ -14,7 +18,13 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 export const BookingMessageSchema = z
   .object({
     id: z.string().meta({ description: 'The message’s id (its Message-ID is `<id@SITE_URL’s host>`).', examples: [EXAMPLE.messageId] }),
-    kind: z.enum(MESSAGE_KINDS).meta({ description: 'What the message says.', examples: ['confirmation'] }),
+    kind: z.enum(MESSAGE_KINDS).meta({
+      description:
+        'What the message says: `confirmation` (booked, or a request confirmed), `update` (a new time), ' +
+        '`cancellation`, `reminder`, `request` (a booking waiting for the host’s confirmation was made) or ' +
+        '`decline` (that request was declined, or not confirmed before its start).',
+      examples: ['confirmation'],
+    }),
     audience: z.enum(MESSAGE_AUDIENCES).meta({ description: 'Who it is for: the invitee, a guest or the host.', examples: ['invitee'] }),
     recipient: z.string().meta({ description: 'The address it goes to (one recipient per message).', examples: [EXAMPLE.email] }),
     status: z.enum(MESSAGE_STATUSES).meta({
@@ -31,6 +41,15 @@ export const BookingMessageSchema = z
       .string()
       .nullable()
       .meta({ description: 'Why the last attempt failed (the SMTP server’s reply), or why it was skipped.', examples: [null] }),
+    serverReply: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          'What the SMTP server answered when it accepted the message (e.g. `250 2.0.0 Ok: queued as 4BcD1`): the handle ' +
+          'to find it in the server’s log. Null until it is sent; a refusal’s reply is in `lastError`.',
+        examples: ['250 2.0.0 Ok: queued as 4BcD1'],
+      }),
     resentFrom: z
       .string()
       .nullable()

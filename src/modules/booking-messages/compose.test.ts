@@ -20,7 +20,7 @@ const facts: MessageFacts = {
 };
 const settings = { siteUrl: 'https://scheduling.example', from: 'Scheduling <no-reply@scheduling.example>' };
 
-function stored(kind: StoredMessage['kind'], audience: StoredMessage['audience']): StoredMessage {
+function stored(kind: StoredMessage['kind'], audience: StoredMessage['audience'], more: Partial<MessageFacts> = {}): StoredMessage {
   const host = audience === 'host';
   return {
     id: `m-${kind}-${audience}`,
@@ -30,7 +30,7 @@ function stored(kind: StoredMessage['kind'], audience: StoredMessage['audience']
     time_zone: host ? facts.host.timezone : facts.invitee.timezone,
     offset_min: kind === 'reminder' ? 1440 : null,
     sequence: 2,
-    facts,
+    facts: { ...facts, ...more },
     created_at: '2026-11-24T10:00:00.000Z',
   };
 }
@@ -54,12 +54,12 @@ describe('every kind of message, for every audience, rendered', () => {
         // What people typed is escaped in the HTML, kept as typed in the text.
         expect(mail.html).not.toMatch(/<call>|<b>Filhos/);
         expect(mail.html).toMatch(/<!doctype html>/i);
-        // The manage link only in the invitee's own messages (a cancellation has nothing to manage).
-        const linked = audience === 'invitee' && kind !== 'cancellation';
+        // The manage link only in the invitee's own messages (a cancellation or decline leaves nothing to manage).
+        const linked = audience === 'invitee' && kind !== 'cancellation' && kind !== 'decline';
         expect(mail.text.includes(manage)).toBe(linked);
         expect(mail.html.includes(manage)).toBe(linked);
         // The invitation on the invitee's side of confirmations, updates and cancellations.
-        const invited = audience !== 'host' && kind !== 'reminder';
+        const invited = audience !== 'host' && ['confirmation', 'update', 'cancellation'].includes(kind);
         expect(mail.invitation !== null).toBe(invited);
         if (mail.invitation) {
           const calendar = new ICAL.Component(ICAL.parse(mail.invitation.content));
@@ -87,5 +87,58 @@ describe('every kind of message, for every audience, rendered', () => {
     const canceled = await composeMessage(stored('cancellation', 'host'), settings, null);
     expect(canceled.text).toContain('Inês & "Co" canceled');
     expect(canceled.text).toContain('Reason: Sick');
+  });
+});
+
+describe('a booking that waits for the host’s confirmation', () => {
+  const manage = 'https://scheduling.example/book/manage/bkm_secret';
+  const pending = { approval: 'pending' as const, canceled: null };
+
+  it('the request: the host is asked to confirm or decline in the dashboard; the invitee learns the invitation comes later', async () => {
+    const host = await composeMessage(stored('request', 'host', pending), settings, null);
+    expect(host.subject).toBe('Request: Inês & "Co", Intro <call>');
+    expect(host.text).toContain('Confirm or decline: https://scheduling.example/app/bookings');
+    expect(host.text).toContain('company: Carvalho <b>Filhos</b>');
+    const invitee = await composeMessage(stored('request', 'invitee', pending), settings, manage);
+    expect(invitee.subject).toBe('Requested: Intro <call> with Olivia Host');
+    expect(invitee.text).toContain('Olivia Host still has to confirm it');
+    expect(invitee.text).toContain(manage);
+    expect(invitee.invitation).toBeNull();
+  });
+
+  it('a request moved or canceled carries no invitation, and says it is a request', async () => {
+    for (const audience of ['invitee', 'guest'] as const) {
+      const moved = await composeMessage(stored('update', audience, pending), settings, manage);
+      expect(moved.invitation).toBeNull();
+      expect(moved.subject).toBe('Request moved: Intro <call> with Olivia Host');
+      const canceled = await composeMessage(stored('cancellation', audience, { approval: 'pending', canceled: { by: 'host', reason: null } }), settings, manage);
+      expect(canceled.invitation).toBeNull();
+    }
+    const byHost = await composeMessage(stored('cancellation', 'invitee', { approval: 'pending', canceled: { by: 'host', reason: null } }), settings, null);
+    expect(byHost.text).toContain('Olivia Host canceled your request for Intro <call>.');
+    const byInvitee = await composeMessage(stored('cancellation', 'host', { approval: 'pending' }), settings, null);
+    expect(byInvitee.text).toContain('Inês & "Co" canceled their request for Intro <call>.');
+  });
+
+  it('confirmed: the invitee gets the invitation, the host a note', async () => {
+    const invitee = await composeMessage(stored('confirmation', 'invitee', { approval: 'confirmed' }), settings, manage);
+    expect(invitee.text).toContain('Olivia Host confirmed your Intro <call>.');
+    expect(invitee.invitation?.method).toBe('REQUEST');
+    const host = await composeMessage(stored('confirmation', 'host', { approval: 'confirmed' }), settings, null);
+    expect(host.subject).toBe('Confirmed: Inês & "Co", Intro <call>');
+    expect(host.invitation).toBeNull();
+  });
+
+  it('declined by the host with a reason, or not confirmed before its start', async () => {
+    const declined = await composeMessage(stored('decline', 'invitee', { declined: { reason: 'Away that week', expired: false } }), settings, manage);
+    expect(declined.subject).toBe('Declined: Intro <call> with Olivia Host');
+    expect(declined.text).toContain('Olivia Host declined your request for Intro <call>.');
+    expect(declined.text).toContain('Reason: Away that week');
+    expect(declined.text).not.toContain(manage);
+    const expired = await composeMessage(stored('decline', 'host', { declined: { reason: 'Not confirmed before the start.', expired: true } }), settings, null);
+    expect(expired.text).toContain('Inês & "Co"’s request for Intro <call> is declined: you did not confirm it before its start.');
+    expect(expired.text).not.toContain('Reason:');
+    const guest = await composeMessage(stored('decline', 'guest', { declined: { reason: null, expired: true } }), settings, null);
+    expect(guest.text).toContain('Inês & "Co"’s request for Intro <call> is declined: Olivia Host did not confirm it before its start.');
   });
 });

@@ -1,7 +1,8 @@
 /**
  * A queued message as it goes out: headers, the text and HTML parts from its kind's template, and for the
- * invitee's side of a confirmation, update or cancellation the invitation. Pure apart from MJML's one-time
- * compilation: the same stored message always composes to the same mail (the dashboard shows it so).
+ * invitee's side of a confirmation, update or cancellation the invitation (not while the booking is a request).
+ * Pure apart from MJML's one-time compilation: the same stored message always composes to the same mail (the
+ * dashboard shows it so).
  */
 import type { MessageAudience, MessageKind } from './booking-messages.schemas.ts';
 import { bookingUid, invitationFile } from './invitation.ts';
@@ -10,11 +11,13 @@ import type { MessageFacts } from './message-facts.ts';
 import { attendeesOf } from './message-plan.ts';
 import { cancellation } from './templates/cancellation.ts';
 import { confirmation } from './templates/confirmation.ts';
+import { decline } from './templates/decline.ts';
 import { reminder } from './templates/reminder.ts';
+import { request } from './templates/request.ts';
 import type { Template } from './templates/template.ts';
 import { update } from './templates/update.ts';
 
-const TEMPLATES: Record<MessageKind, Template> = { confirmation, update, cancellation, reminder };
+const TEMPLATES: Record<MessageKind, Template> = { confirmation, update, cancellation, reminder, request, decline };
 
 /** A message as stored in the outbox (what composing needs of it). */
 export interface StoredMessage {
@@ -60,8 +63,20 @@ export function messageIdOf(id: string, siteUrl: string): string {
   return `${id}@${new URL(siteUrl).hostname}`;
 }
 
+/**
+ * Whether the message carries the invitation: the invitee's and guests' confirmations, updates and cancellations,
+ * except while the booking is a request (an invitation comes with its confirmation; a request's decline or
+ * cancellation has none to withdraw). The host is the event's organizer and gets none.
+ */
+function carriesInvitation(message: StoredMessage): boolean {
+  if (message.audience === 'host') return false;
+  if (message.kind === 'confirmation') return true;
+  if (message.kind === 'update' || message.kind === 'cancellation') return message.facts.approval !== 'pending';
+  return false;
+}
+
 function invitationOf(message: StoredMessage, settings: MailSettings, manageUrl: string | null): ComposedMail['invitation'] {
-  if (message.audience === 'host' || message.kind === 'reminder') return null;
+  if (!carriesInvitation(message)) return null;
   const { facts } = message;
   const method = message.kind === 'cancellation' ? 'CANCEL' : 'REQUEST';
   const content = invitationFile({
@@ -90,6 +105,7 @@ export async function composeMessage(message: StoredMessage, settings: MailSetti
     zone: message.time_zone,
     manageUrl: link,
     offsetMin: message.offset_min,
+    dashboardUrl: `${settings.siteUrl}/app/bookings`,
   });
   return {
     from: settings.from,

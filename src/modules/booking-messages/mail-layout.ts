@@ -56,11 +56,14 @@ function escapeLines(text: string): string {
   return escapeHtml(text).replace(/\r?\n/g, '<br>');
 }
 
-function footer(siteUrl: string): string {
-  return `Sent by the scheduling service at ${new URL(siteUrl).host} about a booking.`;
+/** What the mail is about, for its footer: a booking, or the recipient's account. */
+export type MailTopic = 'a booking' | 'your account';
+
+function footer(siteUrl: string, topic: MailTopic): string {
+  return `Sent by the scheduling service at ${new URL(siteUrl).host} about ${topic}.`;
 }
 
-export async function renderHtml(content: MailContent, siteUrl: string): Promise<string> {
+export async function renderHtml(content: MailContent, siteUrl: string, topic: MailTopic = 'a booking'): Promise<string> {
   const compiled = await compiledLayouts();
   const values: Record<string, string> = {
     SUBJECT: escapeHtml(content.subject),
@@ -72,16 +75,16 @@ export async function renderHtml(content: MailContent, siteUrl: string): Promise
       .join(''),
     ACTION_URL: escapeHtml(content.action?.url ?? ''),
     ACTION_LABEL: escapeHtml(content.action?.label ?? ''),
-    FOOTER: escapeHtml(footer(siteUrl)),
+    FOOTER: escapeHtml(footer(siteUrl, topic)),
   };
   // One pass, so a value that happens to contain a placeholder's text is never filled again.
   return (content.action ? compiled.withAction : compiled.plain).replace(/%%([A-Z_]+)%%/g, (_, name: string) => values[name] ?? '');
 }
 
-export function renderText(content: MailContent, siteUrl: string): string {
+export function renderText(content: MailContent, siteUrl: string, topic: MailTopic = 'a booking'): string {
   const blocks = [content.heading, ...content.paragraphs];
   if (content.details.length > 0) blocks.push(content.details.map(({ label, value }) => `${label}: ${value}`).join('\n'));
   if (content.action) blocks.push(`${content.action.label}: ${content.action.url}`);
-  blocks.push(`-- \n${footer(siteUrl)}`);
+  blocks.push(`-- \n${footer(siteUrl, topic)}`);
   return `${blocks.join('\n\n')}\n`;
 }

@@ -1,13 +1,17 @@
 /**
  * Sending over SMTP with nodemailer (a pool of connections per instance), and what a failure means: an SMTP
  * 5xx (a refused recipient, a refused message, refused credentials) is permanent; an SMTP 4xx, a refused or cut
- * connection, a timeout or a TLS failure is temporary and retried. The server's reply is kept as the error.
+ * connection, a timeout or a TLS failure is temporary and retried. The server's reply is kept: as the error, or
+ * on success (`250 … queued as …`) as the handle to the message in the server's own log.
  */
 import nodemailer from 'nodemailer';
 import { MAIL_DELIVERY } from '../../config/timeouts.ts';
 import type { ComposedMail } from './compose.ts';
 
-export type SendOutcome = { kind: 'sent' } | { kind: 'temporary' | 'permanent'; error: string };
+export type SendOutcome = { kind: 'sent'; reply: string | null } | { kind: 'temporary' | 'permanent'; error: string };
+
+/** Replies are kept whole up to this length (a server's reply is one line; a hostile one is not stored whole). */
+const MAX_REPLY_LENGTH = 1000;
 
 export interface MailTransport {
   send(mail: ComposedMail): Promise<SendOutcome>;
@@ -21,7 +25,7 @@ const LOCAL_ERRORS = new Set(['EENVELOPE', 'EMESSAGE', 'ESTREAM']);
 export function classifySendError(error: unknown): SendOutcome {
   const failure = error as { responseCode?: unknown; response?: unknown; code?: unknown; message?: unknown };
   const reply = typeof failure.response === 'string' ? failure.response : String(failure.message ?? error);
-  const error_ = reply.slice(0, 1000);
+  const error_ = reply.slice(0, MAX_REPLY_LENGTH);
   if (typeof failure.responseCode === 'number') {
     return { kind: failure.responseCode >= 500 ? 'permanent' : 'temporary', error: error_ };
   }
@@ -55,7 +59,7 @@ export function smtpTransport(smtpUrl: string): MailTransport {
         });
         // One recipient per message: a refused recipient is a refused message.
         if (info.rejected.length > 0) return { kind: 'permanent', error: String(info.response ?? 'the recipient was refused') };
-        return { kind: 'sent' };
+        return { kind: 'sent', reply: typeof info.response === 'string' ? info.response.slice(0, MAX_REPLY_LENGTH) : null };
       } catch (error) {
         return classifySendError(error);
       }

@@ -24,6 +24,13 @@ export interface MessageFacts {
   notes: string | null;
   /** Who canceled and why (cancellation messages). */
   canceled: { by: string | null; reason: string | null } | null;
+  /**
+   * For a booking that needs the host's approval: `pending` while it is a request (the invitee holds no invitation
+   * yet), `confirmed` on the messages its confirmation sends. Absent otherwise (and on messages written before).
+   */
+  approval?: 'pending' | 'confirmed';
+  /** Why a request was declined (decline messages): the host's reason, or nobody confirmed it before its start. */
+  declined?: { reason: string | null; expired: boolean };
   /** The booking's host, added by the statement that queues the messages (it reads the host's row). */
   host: PersonFacts;
 }
@@ -45,5 +52,6 @@ export function factsOf(booking: Booking, previous?: { startAt: string; endAt: s
     answers: booking.answers ?? [],
     notes: booking.notes ?? null,
     canceled: booking.status === 'canceled' ? { by: booking.canceledBy, reason: booking.cancelReason } : null,
+    ...(booking.status === 'pending' ? { approval: 'pending' as const } : {}),
   };
 }

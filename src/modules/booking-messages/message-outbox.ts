@@ -38,7 +38,11 @@ function insertParams(facts: FactsWithoutHost, messages: PlannedMessage[], now: 
   return [JSON.stringify(facts), now, JSON.stringify(messages.map((message, n) => ({ ...message, n }))), facts.bookingId];
 }
 
-/** A new booking: the confirmations and the event type's reminders; the invitee's carry their manage link, sealed. */
+/**
+ * A new booking: the confirmations and the event type's reminders, or for a booking that waits for the host's
+ * confirmation the request messages alone (its reminders come with the confirmation). The invitee's carry their
+ * manage link, sealed.
+ */
 export async function queueNewBookingMessages(
   tx: EntityManager,
   booking: Booking,
@@ -49,29 +53,29 @@ export async function queueNewBookingMessages(
   const facts = factsOf(booking);
   if (!facts) return;
   const sealed = manageToken ? await sealSecret(tx, 'booking-manage-link', manageToken) : undefined;
-  const messages = withManageLink([...announcements('confirmation', facts, now), ...planReminders(reminders, facts, now)], sealed);
+  const kind = facts.approval === 'pending' ? 'request' : 'confirmation';
+  const messages = withManageLink([...announcements(kind, facts, now), ...planReminders(reminders, facts, now)], sealed);
   await executePrepared(tx, 'booking-message.queue', INSERT_SQL, insertParams(facts, messages, now));
 }
 
 /**
- * A rescheduled booking: updates to everyone, and its waiting reminders moved to the new time (see
+ * Announcements of `kind` to everyone, and the booking's waiting reminders planned again for `facts` (see
  * replanReminders). Two statements: the waiting reminders, locked, then every change at once.
  */
-export async function queueRescheduleMessages(
+async function queueWithReminders(
   tx: EntityManager,
-  booking: Booking,
-  previous: { startAt: string; endAt: string },
+  facts: FactsWithoutHost,
+  kind: 'update' | 'confirmation',
   reminders: readonly Reminder[],
   now: Date,
+  pastReason: string,
 ): Promise<void> {
-  const facts = factsOf(booking, previous);
-  if (!facts) return;
   const waiting = await tx.execute<WaitingReminder[]>(
     `select id, offset_min, audience, recipient from booking_message
       where booking_id = ? and kind = 'reminder' and status in ('scheduled', 'queued') for update`,
-    [booking.id],
+    [facts.bookingId],
   );
-  const changes = replanReminders(planReminders(reminders, facts, now, SKIPPED.pastAtMove), waiting);
+  const changes = replanReminders(planReminders(reminders, facts, now, pastReason), waiting);
   await tx.execute(
     `with moved as (
        update booking_message m
@@ -92,23 +96,62 @@ export async function queueRescheduleMessages(
       JSON.stringify(changes.moves),
       SKIPPED.unplanned,
       JSON.stringify(changes.dropped),
-      ...insertParams(facts, [...announcements('update', facts, now), ...changes.added], now),
+      ...insertParams(facts, [...announcements(kind, facts, now), ...changes.added], now),
     ],
     'run',
   );
 }
 
-/** A canceled booking: cancellations to everyone; its reminders not sent yet are dropped. */
-export async function queueCancellationMessages(tx: EntityManager, booking: Booking, now: Date): Promise<void> {
+/** A rescheduled booking: updates to everyone, and its waiting reminders moved to the new time. */
+export async function queueRescheduleMessages(
+  tx: EntityManager,
+  booking: Booking,
+  previous: { startAt: string; endAt: string },
+  reminders: readonly Reminder[],
+  now: Date,
+): Promise<void> {
+  const facts = factsOf(booking, previous);
+  if (!facts) return;
+  await queueWithReminders(tx, facts, 'update', reminders, now, SKIPPED.pastAtMove);
+}
+
+/**
+ * A request the host confirmed: the confirmations (the invitee's and guests' with the invitation, the host's a
+ * note) and the event type's reminders, planned now; the invitee's confirmation takes the manage link their
+ * request carried.
+ */
+export async function queueConfirmationMessages(tx: EntityManager, booking: Booking, reminders: readonly Reminder[], now: Date): Promise<void> {
   const facts = factsOf(booking);
   if (!facts) return;
+  await queueWithReminders(tx, { ...facts, approval: 'confirmed' }, 'confirmation', reminders, now, SKIPPED.pastAtConfirm);
+}
+
+/** Messages that end a booking (a cancellation or a decline) to everyone; its reminders not sent yet are dropped. */
+async function queueEnding(tx: EntityManager, facts: FactsWithoutHost, kind: 'cancellation' | 'decline', dropReason: string, now: Date): Promise<void> {
   await tx.execute(
     `with dropped as (
        update booking_message set status = 'skipped', next_attempt_at = null, last_error = ?
         where booking_id = ? and kind = 'reminder' and status in ('scheduled', 'queued')
      )
      ${INSERT_SQL}`,
-    [SKIPPED.canceled, booking.id, ...insertParams(facts, announcements('cancellation', facts, now), now)],
+    [dropReason, facts.bookingId, ...insertParams(facts, announcements(kind, facts, now), now)],
     'run',
   );
+}
+
+/**
+ * A canceled booking: cancellations to everyone. `wasPending`: it was still a request, so the invitee's side holds
+ * no invitation to withdraw.
+ */
+export async function queueCancellationMessages(tx: EntityManager, booking: Booking, wasPending: boolean, now: Date): Promise<void> {
+  const facts = factsOf(booking);
+  if (!facts) return;
+  await queueEnding(tx, wasPending ? { ...facts, approval: 'pending' } : facts, 'cancellation', SKIPPED.canceled, now);
+}
+
+/** A declined request: the invitee and guests learn it (with the host's reason), the host gets a note. */
+export async function queueDeclineMessages(tx: EntityManager, booking: Booking, expired: boolean, now: Date): Promise<void> {
+  const facts = factsOf(booking);
+  if (!facts) return;
+  await queueEnding(tx, { ...facts, declined: { reason: booking.declineReason ?? null, expired } }, 'decline', SKIPPED.declined, now);
 }

@@ -36,6 +36,8 @@ describe('who is written to', () => {
     ]);
     expect(messages.filter((m) => m.inherit_link).map((m) => m.audience)).toEqual(['invitee']);
     expect(announcements('cancellation', facts, now).some((m) => m.inherit_link)).toBe(false);
+    expect(announcements('decline', facts, now).some((m) => m.inherit_link)).toBe(false);
+    expect(announcements('request', facts, now).filter((m) => m.inherit_link).map((m) => m.audience)).toEqual(['invitee']);
   });
 
   it('the manage link goes to the invitee’s messages only', () => {
@@ -57,6 +59,11 @@ describe('reminders', () => {
       [1440, 'host', 'scheduled', '2026-11-30T10:00:00.000Z'],
       [30, 'host', 'scheduled', '2026-12-01T09:30:00.000Z'],
     ]);
+  });
+
+  it('a request has none: they are planned when the host confirms it', () => {
+    expect(planReminders([{ offsetMin: 1440, to: 'both' }], { ...facts, approval: 'pending' }, now)).toEqual([]);
+    expect(planReminders([{ offsetMin: 1440, to: 'invitee' }], { ...facts, approval: 'confirmed' }, now)).toHaveLength(3);
   });
 
   it('one whose time has passed is written skipped, with why', () => {

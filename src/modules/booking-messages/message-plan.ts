@@ -28,8 +28,10 @@ export interface PlannedMessage {
 
 export const SKIPPED = {
   pastAtBooking: 'not sent: its time had already passed when the booking was made',
+  pastAtConfirm: 'not sent: its time had already passed when the booking was confirmed',
   pastAtMove: 'not sent: its time had already passed when the booking was moved',
   canceled: 'not sent: the booking was canceled',
+  declined: 'not sent: the booking was declined',
   unplanned: 'not sent: the event type no longer has this reminder',
   started: 'not sent: the meeting had already started',
 } as const;
@@ -73,14 +75,17 @@ function message(
   };
 }
 
+/** Kinds that end the booking: the invitee has nothing left to manage, so they carry no manage link. */
+const ENDINGS: readonly MessageKind[] = ['cancellation', 'decline'];
+
 /**
- * A confirmation, update or cancellation to the invitee, each guest and the host, due now. The invitee's
- * confirmation and update carry their manage link (a cancellation has nothing left to manage).
+ * A request, confirmation, update, cancellation or decline to the invitee, each guest and the host, due now. The
+ * invitee's carry their manage link, except those that end the booking.
  */
 export function announcements(kind: Exclude<MessageKind, 'reminder'>, facts: FactsWithoutHost, now: Date): PlannedMessage[] {
   const due = { status: 'queued' as const, scheduled_for: now.toISOString(), next_attempt_at: now.toISOString() };
   const forAttendee = (attendee: Attendee) =>
-    message(kind, attendee, facts, { ...due, inherit_link: attendee.audience === 'invitee' && kind !== 'cancellation' });
+    message(kind, attendee, facts, { ...due, inherit_link: attendee.audience === 'invitee' && !ENDINGS.includes(kind) });
   return [...attendeesOf(facts).map(forAttendee), message(kind, 'host', facts, due)];
 }
 
@@ -90,8 +95,13 @@ export function withManageLink(messages: PlannedMessage[], sealedLink: string | 
   return messages.map((planned) => (planned.inherit_link ? { ...planned, manage_link: sealedLink, inherit_link: false } : planned));
 }
 
-/** The reminders of a booking starting at `facts.startAt`; one whose time is not after `now` is skipped with `pastReason`. */
+/**
+ * The reminders of a booking starting at `facts.startAt`; one whose time is not after `now` is skipped with
+ * `pastReason`. A request (a booking waiting for the host's confirmation) has none: they are planned when it is
+ * confirmed.
+ */
 export function planReminders(reminders: readonly Reminder[], facts: FactsWithoutHost, now: Date, pastReason: string = SKIPPED.pastAtBooking): PlannedMessage[] {
+  if (facts.approval === 'pending') return [];
   const start = Date.parse(facts.startAt);
   const planned: PlannedMessage[] = [];
   for (const reminder of reminders) {

@@ -99,7 +99,10 @@ async function record(options: MessageWorkerOptions, message: ClaimedMessage, le
   const now = options.clock.now();
   const held = 'and next_attempt_at = $3 and status = \'queued\'';
   if (outcome.kind === 'sent') {
-    await options.query(`update booking_message set status = 'sent', sent_at = $1, next_attempt_at = null, last_error = null where id = $2 ${held}`, [now, message.id, lease]);
+    await options.query(
+      `update booking_message set status = 'sent', sent_at = $1, next_attempt_at = null, last_error = null, server_reply = $4 where id = $2 ${held}`,
+      [now, message.id, lease, outcome.reply],
+    );
     return;
   }
   const delay = outcome.kind === 'temporary' ? retryDelayMs(options.retry, message.attempts, MAIL_DELIVERY.jitter) : undefined;

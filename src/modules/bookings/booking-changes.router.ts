@@ -104,7 +104,8 @@ export const bookingChangesRouter = router({
         summary: 'Confirm a pending booking',
         description:
           'A `pending` booking (of an event type with `requiresConfirmation`) becomes `active`; the event ' +
-          '`booking.confirmed` is sent. Confirming an active booking answers 200 with it unchanged. A canceled or ' +
+          '`booking.confirmed` is sent, the invitee and guests are e-mailed their confirmation with the invitation ' +
+          '(`.ics`), the host a note, and the event type’s reminders are planned. Confirming an active booking answers 200 with it unchanged. A canceled or ' +
           'declined booking, or a pending one whose start has passed (it is declined then), is 409. No request body.',
       },
     })
@@ -124,7 +125,7 @@ export const bookingChangesRouter = router({
         summary: 'Decline a pending booking',
         description:
           'A `pending` booking becomes `declined` with the optional `reason` (send `{}` for none), and its time is free again; the ' +
-          'event `booking.declined` is sent. Declining a declined booking answers 200 with it unchanged (the first ' +
+          'event `booking.declined` is sent, and the invitee and guests are e-mailed the decline with the reason. Declining a declined booking answers 200 with it unchanged (the first ' +
           'reason stays). An active booking is 409: cancel it instead (DELETE /bookings/{id}); a canceled one is 409 too.',
       },
     })

@@ -1,7 +1,8 @@
 /**
  * Approval of bookings by the host (event types with `requiresConfirmation`): a `pending` booking holds its time
  * until the host confirms it (`active`) or declines it (`declined`, its time freed), and one still pending when it
- * starts is declined by the background worker below. Every change emits its webhook event in its transaction.
+ * starts is declined by the background worker below. Every change runs its list of side effects (webhook event,
+ * e-mail: after-booking-change.ts) in its transaction.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PENDING_EXPIRY } from '../../config/timeouts.ts';
@@ -11,8 +12,8 @@ import { startPollingWorker } from '../../lib/polling-worker.ts';
 import { executePrepared } from '../../lib/prepared-sql.ts';
 import { toDate } from '../../lib/sql-values.ts';
 import { refreshContacts } from '../contacts/contacts.projection.ts';
-import { emitWebhookEvent } from '../webhooks/outbox.ts';
-import { runAfterDecline } from './after-booking-change.ts';
+import { findEventType } from '../availability/availability.service.ts';
+import { runAfterConfirm, runAfterDecline } from './after-booking-change.ts';
 import { readBooking, readBookingRow } from './booking.rows.ts';
 import type { Booking } from './bookings.schemas.ts';
 import { releaseBusyBlocks } from './busy-blocks.ts';
@@ -35,10 +36,12 @@ export async function confirmBooking(em: EntityManager, ownerId: string, id: str
     if (toDate(locked.start_at) <= now) {
       throw new DomainError('conflict', 'This booking was not confirmed before its start, so it is declined; create a new booking instead.');
     }
+    const eventType = await findEventType(tx, locked.event_type_id, ownerId);
+    if (!eventType) throw notFound('Booking');
     await tx.execute(`update booking set status = 'active', updated_at = ? where id = ?`, [now, id], 'run');
     await refreshContacts(tx, ownerId, [locked.invitee_email]);
     const confirmed = await readBooking(tx, ownerId, id);
-    await emitWebhookEvent(tx, ownerId, 'booking.confirmed', confirmed, now);
+    await runAfterConfirm(tx, { booking: confirmed, eventType, ownerId, now });
     return confirmed;
   });
 }
@@ -61,7 +64,7 @@ export async function declineBooking(
       const instead = locked.status === 'active' ? ': it is confirmed already; cancel it instead (DELETE /bookings/{id})' : '';
       throw new DomainError('conflict', `This booking is ${locked.status} and cannot be declined${instead}.`);
     }
-    return decline(tx, { id: input.id, ownerId, inviteeEmail: locked.invitee_email }, now, input.reason?.trim() || null, now);
+    return decline(tx, { id: input.id, ownerId, inviteeEmail: locked.invitee_email }, now, input.reason?.trim() || null, now, false);
   });
 }
 
@@ -71,7 +74,8 @@ interface PendingBooking {
   inviteeEmail: string;
 }
 
-async function decline(tx: EntityManager, booking: PendingBooking, declinedAt: Date, reason: string | null, now: Date): Promise<Booking> {
+/** `expired`: the service declines it because its start passed unconfirmed. */
+async function decline(tx: EntityManager, booking: PendingBooking, declinedAt: Date, reason: string | null, now: Date, expired: boolean): Promise<Booking> {
   await tx.execute(
     `update booking set status = 'declined', declined_at = ?, decline_reason = ?, updated_at = ? where id = ?`,
     [declinedAt, reason, now, booking.id],
@@ -80,7 +84,7 @@ async function decline(tx: EntityManager, booking: PendingBooking, declinedAt: D
   await releaseBusyBlocks(tx, booking.id);
   await refreshContacts(tx, booking.ownerId, [booking.inviteeEmail]);
   const declined = await readBooking(tx, booking.ownerId, booking.id);
-  await runAfterDecline(tx, { booking: declined, ownerId: booking.ownerId, now });
+  await runAfterDecline(tx, { booking: declined, ownerId: booking.ownerId, now, expired });
   return declined;
 }
 
@@ -102,7 +106,7 @@ export async function declineUnconfirmed(em: EntityManager, now: Date, batch: nu
       [now, batch],
     );
     for (const row of due) {
-      await decline(tx, { id: row.id, ownerId: row.owner_id, inviteeEmail: row.invitee_email }, toDate(row.start_at), UNCONFIRMED_REASON, now);
+      await decline(tx, { id: row.id, ownerId: row.owner_id, inviteeEmail: row.invitee_email }, toDate(row.start_at), UNCONFIRMED_REASON, now, true);
     }
     return due.length;
   });

@@ -126,7 +126,7 @@ export async function cancelBooking(
       await releaseBusyBlocks(tx, input.id);
       await refreshContacts(tx, ownerId, [locked.invitee_email]);
       const canceled = await readBooking(tx, ownerId, input.id);
-      await runAfterCancel(tx, { booking: canceled, ownerId, now });
+      await runAfterCancel(tx, { booking: canceled, ownerId, now, wasPending: locked.status === 'pending' });
       return canceled;
     }
     return readBooking(tx, ownerId, input.id);

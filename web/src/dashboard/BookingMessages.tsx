@@ -65,6 +65,7 @@ export function BookingMessages({ bookingId }: { bookingId: string }) {
               {message.sentAt ? `Sent ${formatDateTime(message.sentAt, user.timezone)}` : `Due ${formatDateTime(message.scheduledFor, user.timezone)}`}
               {message.attempts > 0 ? ` · ${message.attempts} attempt${message.attempts === 1 ? '' : 's'}` : ''}
               {message.lastError ? ` · ${message.lastError}` : ''}
+              {message.serverReply ? <span data-testid="server-reply" className="break">{` · the server answered ${message.serverReply}`}</span> : null}
             </p>
             <div className="btn-row">
               <button type="button" className="btn btn-small" aria-expanded={open === message.id} onClick={() => setOpen(open === message.id ? null : message.id)}>

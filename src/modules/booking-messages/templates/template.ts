@@ -1,7 +1,7 @@
 /**
  * What every message template gives: its words, as plain text, laid out by mail-layout.ts into the HTML part
  * (MJML) and the text part. One template per kind of message (confirmation.ts, update.ts, cancellation.ts,
- * reminder.ts); each writes for the invitee, a guest or the host.
+ * reminder.ts, request.ts, decline.ts); each writes for the invitee, a guest or the host.
  */
 import type { MessageAudience } from '../booking-messages.schemas.ts';
 import type { MessageFacts } from '../message-facts.ts';
@@ -26,6 +26,8 @@ export interface TemplateInput {
   manageUrl: string | null;
   /** A reminder's minutes before the start. */
   offsetMin: number | null;
+  /** The host's dashboard, where requests are confirmed or declined. */
+  dashboardUrl: string;
 }
 
 export type Template = (input: TemplateInput) => MailContent;
@@ -57,4 +59,14 @@ export function inviteeRows(facts: MessageFacts): MailContent['details'] {
 /** The invitee's button to their manage page, when they have one. */
 export function manageAction(input: TemplateInput): MailContent['action'] {
   return input.audience === 'invitee' && input.manageUrl ? { label: 'Reschedule or cancel', url: input.manageUrl } : null;
+}
+
+/** The host's button to the dashboard, on messages about a request that waits for them. */
+export function confirmAction(input: TemplateInput): MailContent['action'] {
+  return input.audience === 'host' ? { label: 'Confirm or decline', url: input.dashboardUrl } : null;
+}
+
+/** Whose request, in the recipient's words. */
+export function whoseRequest(input: TemplateInput): string {
+  return input.audience === 'invitee' ? 'your' : `${input.facts.invitee.name}’s`;
 }
