@@ -110,6 +110,7 @@ const BOOKING_INSERT_VALUES = {
   location_kind: '?',
   location_value: '?',
   manage_token_hash: '?',
+  series_id: '?',
   created_at: '?',
   updated_at: '?',
 } satisfies Partial<Record<BookingColumn, string>>;
@@ -143,7 +144,7 @@ export type CreatedBookingRow = BookingOwnRow & { converted_lead_ids: string[] }
 
 /** The parameters of `BOOKING_STATEMENTS.create`, in its order. */
 export function bookingInsertParams(
-  row: { id: string; eventType: EventTypeRecord; hostId: string; start: Date; end: Date; blockIds: readonly string[] },
+  row: { id: string; eventType: EventTypeRecord; hostId: string; start: Date; end: Date; blockIds: readonly string[]; seriesId?: string },
   input: CreateBookingInput,
   manageTokenHash: string | null,
   now: Date,
@@ -168,6 +169,7 @@ export function bookingInsertParams(
     input.locationInput ? INVITEE_LOCATION_KIND : null,
     input.locationInput ?? null,
     manageTokenHash,
+    row.seriesId ?? null,
     now,
     now,
     row.blockIds,
