@@ -15,8 +15,8 @@ export class Migration20261126225800_booking_series extends Migration {
       event_type_id text not null references event_type (id) on delete cascade,
       host_id text not null references app_user (id) on delete cascade,
       frequency text not null check (frequency in ('daily', 'weekly', 'monthly')),
-      interval integer not null check (interval between 1 and 4),
-      count integer not null check (count between 2 and 52),
+      repeat_interval integer not null check (repeat_interval between 1 and 4),
+      occurrence_count integer not null check (occurrence_count between 2 and 52),
       time_zone text not null,
       first_start_at timestamptz not null,
       created_at timestamptz not null default now()

@@ -85,7 +85,7 @@ export async function refreshBeforeDeciding(em: EntityManager, eventTypeId: stri
  * Whose earlier bookings tell where this one will queue: the caller's own, so that requests naming someone
  * else's event type (a 404 for an owner) never queue behind, or ahead of, its host's bookings.
  */
-function hostsHintKey(eventTypeId: string, caller: BookingCaller): string {
+export function hostsHintKey(eventTypeId: string, caller: BookingCaller): string {
   return caller.kind === 'owner' ? `owner:${caller.userId}:${eventTypeId}` : `public:${eventTypeId}`;
 }
 

@@ -13,11 +13,13 @@ import {
   PublicAvailabilityOutputSchema,
   PublicBookingInputSchema,
   PublicBookingResultSchema,
+  PublicBookingSeriesInputSchema,
+  PublicBookingSeriesResultSchema,
   PublicEventTypeInputSchema,
   PublicEventTypeSchema,
   RescheduleManagedBookingInputSchema,
 } from './public-booking.schemas.ts';
-import { bookPublicly, capturePublicLead, getPublicAvailability, getPublicEventType } from './public-booking.service.ts';
+import { bookPublicly, bookSeriesPublicly, capturePublicLead, getPublicAvailability, getPublicEventType } from './public-booking.service.ts';
 
 /**
  * The first-party booking page's procedures: unauthenticated, rate-limited per client address, served on
@@ -48,6 +50,22 @@ export const publicBookingRouter = router({
       });
       ctx.response.status = result.status;
       return result.links ? { ...result.booking, links: result.links } : result.booking;
+    }),
+
+  bookSeries: publicRateLimitedProcedure
+    .meta({ idempotent: true })
+    .input(PublicBookingSeriesInputSchema)
+    .output(PublicBookingSeriesResultSchema)
+    .mutation(async ({ ctx, input }) => {
+      const result = await bookSeriesPublicly(ctx.em, input, {
+        now: ctx.clock.now(),
+        idempotency: ctx.idempotency,
+        deadline: ctx.request.deadline,
+        siteUrl: ctx.env.SITE_URL,
+        calendarRefresh: staleRefreshOf(ctx.env, ctx.clock),
+      });
+      ctx.response.status = result.status;
+      return result.series;
     }),
 
   /** The invitee's private manage page: the booking its secret opens (404 for any other string). */

@@ -1,8 +1,10 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { api, errorMessage, errorStatus } from '../../api.ts';
+import { api, errorMessage, errorStatus, occurrenceProblems } from '../../api.ts';
 import { TextField } from '../../components/fields.tsx';
 import { ErrorNotice } from '../../components/ui.tsx';
-import type { Booking, EventTypeInfo, Slot } from './types.ts';
+import { formatDayTime } from '../../time.ts';
+import { type Repeat, RepeatFields } from './RepeatFields.tsx';
+import type { BookedSeries, Booking, EventTypeInfo, Slot } from './types.ts';
 
 export function isEmail(text: string): boolean {
   return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text.trim());
@@ -17,12 +19,14 @@ export function DetailsForm(props: {
   timeZone: string;
   onBack: () => void;
   onBooked: (booking: Booking) => void;
+  onSeriesBooked: (series: BookedSeries) => void;
   onSlotGone: (message: string) => void;
 }) {
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [notes, setNotes] = useState('');
-  const [errors, setErrors] = useState<{ name?: string; email?: string; form?: string }>({});
+  const [repeat, setRepeat] = useState<Repeat>({ frequency: 'none' });
+  const [errors, setErrors] = useState<{ name?: string; email?: string; form?: string; dates?: string[] }>({});
   const [busy, setBusy] = useState(false);
   const headingRef = useRef<HTMLHeadingElement>(null);
 
@@ -36,17 +40,27 @@ export function DetailsForm(props: {
     setErrors(found);
     if (found.name || found.email) return;
     setBusy(true);
+    const common = {
+      eventTypeId: props.eventType.id,
+      key: props.privateKey,
+      durationMin: props.duration,
+      invitee: { name: name.trim(), email: email.trim(), timezone: props.timeZone },
+      ...(notes.trim() ? { notes: notes.trim() } : {}),
+    };
     try {
-      const booking = await api.publicBooking.book.mutate({
-        eventTypeId: props.eventType.id,
-        key: props.privateKey,
-        start: props.slot.start,
-        durationMin: props.duration,
-        invitee: { name: name.trim(), email: email.trim(), timezone: props.timeZone },
-        ...(notes.trim() ? { notes: notes.trim() } : {}),
-      });
-      props.onBooked(booking);
+      if (repeat.frequency === 'none') {
+        props.onBooked(await api.publicBooking.book.mutate({ ...common, start: props.slot.start }));
+      } else {
+        props.onSeriesBooked(await api.publicBooking.bookSeries.mutate({ ...common, startAt: props.slot.start, recurrence: repeat }));
+      }
     } catch (caught) {
+      const failing = occurrenceProblems(caught);
+      if (errorStatus(caught) === 409 && failing.length > 0) {
+        setErrors({ form: 'Not every time of the series is free, so nothing was booked. Change the repeat or pick another time.', dates: failing.map(
+          (problem) => `${formatDayTime(problem.startAt, props.timeZone)}: ${problem.why}`,
+        ) });
+        return;
+      }
       if (errorStatus(caught) === 409) {
         props.onSlotGone('Sorry, that time has just been taken. Please pick another one.');
         return;
@@ -67,7 +81,18 @@ export function DetailsForm(props: {
       <h2 id="details-title" ref={headingRef} tabIndex={-1}>
         Your details
       </h2>
-      {errors.form && <ErrorNotice>{errors.form}</ErrorNotice>}
+      {errors.form && (
+        <ErrorNotice>
+          {errors.form}
+          {errors.dates && (
+            <ul data-testid="series-problems">
+              {errors.dates.map((line) => (
+                <li key={line}>{line}</li>
+              ))}
+            </ul>
+          )}
+        </ErrorNotice>
+      )}
       <TextField
         label="Name"
         error={errors.name}
@@ -99,6 +124,7 @@ export function DetailsForm(props: {
         rows={3}
         onChange={(event) => setNotes(event.target.value)}
       />
+      {props.eventType.recurrence && <RepeatFields value={repeat} maxCount={props.eventType.recurrence.maxCount} onChange={setRepeat} />}
       <div className="btn-row">
         <button type="submit" className="btn btn-primary" disabled={busy}>
           {busy ? 'Booking…' : props.eventType.requiresConfirmation ? 'Request booking' : 'Confirm booking'}

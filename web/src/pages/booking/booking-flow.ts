@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { browserTimeZone } from '../../time.ts';
-import type { Booking, EventTypeInfo, Slot } from './types.ts';
+import type { BookedSeries, Booking, EventTypeInfo, Slot } from './types.ts';
 
 type Step =
   | { kind: 'pick' }
   | { kind: 'details'; slot: Slot }
   | { kind: 'booked'; booking: Booking }
+  | { kind: 'series-booked'; series: BookedSeries }
   | { kind: 'lead' }
   | { kind: 'lead-done'; email: string };
 
@@ -45,6 +46,7 @@ export function useBookingFlow(eventType: EventTypeInfo) {
       backToTimes();
     },
     booked: (booking: Booking) => setStep({ kind: 'booked', booking }),
+    seriesBooked: (series: BookedSeries) => setStep({ kind: 'series-booked', series }),
     leaveDetails: () => setStep({ kind: 'lead' }),
     detailsLeft: (email: string) => setStep({ kind: 'lead-done', email }),
   };
