@@ -249,7 +249,7 @@ describe('occurrences alone, and DELETE /booking-series/{id}', () => {
       expect(byId.get(second!.id)).toMatchObject({ status: 'canceled', cancelReason: 'Project ended', canceledBy: 'host' });
       expect(byId.get(third!.id)).toMatchObject({ status: 'canceled', cancelReason: 'Project ended' });
       expect(byId.get(fourth!.id)).toMatchObject({ status: 'canceled', cancelReason: null });
-      const [{ count }] = await t.em().execute<{ count: number }[]>(
+      const [{ count }] = await t.em().execute<[{ count: number }]>(
         `select count(*)::int as count from webhook_event where owner_id = ? and type = 'booking.canceled'`,
         [user.id],
       );

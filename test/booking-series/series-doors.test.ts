@@ -167,7 +167,7 @@ describe('teams', () => {
     const { owner, other, teamType } = await team('collective');
     const res = await rest(seriesInput('2026-12-01T13:00:00Z', teamType.id), owner);
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    const [{ blocks }] = await t.em().execute<{ blocks: number }[]>(
+    const [{ blocks }] = await t.em().execute<[{ blocks: number }]>(
       `select count(*)::int as blocks from booking_busy_block l join booking b on b.id = l.booking_id where b.series_id = ?`,
       [res.body.id],
     );

@@ -34,11 +34,14 @@ describe('a series racing a single booking, over two instances', () => {
     await database.drop();
   });
 
-  const post = (service: ServiceProcess, user: TestUser, path: string, body: object) =>
-    httpRequest(service.port, { method: 'POST', path, headers: Object.fromEntries([bearer(user.token)]), body });
+  const post = async (service: ServiceProcess, user: TestUser, path: string, body: object) => {
+    const outcome = await httpRequest(service.port, { method: 'POST', path, headers: Object.fromEntries([bearer(user.token)]), body });
+    if (outcome.status === 'error') throw new Error(`POST ${path}: ${outcome.error}`);
+    return outcome;
+  };
 
   async function footprint(ownerId: string) {
-    const [row] = await orm.em.fork().execute<Record<string, number>[]>(
+    const [row] = await orm.em.fork().execute<{ bookings: number; series: number; blocks: number; events: number; messages: number }[]>(
       `select (select count(*)::int from booking where owner_id = ?) as bookings,
               (select count(*)::int from booking_series where owner_id = ?) as series,
               (select count(*)::int from busy_block where host_id = ? and active) as blocks,

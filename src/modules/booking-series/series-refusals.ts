@@ -18,6 +18,9 @@ export interface FailedOccurrence {
 
 const PERIOD = { daily_limit: 'day', weekly_limit: 'week', monthly_limit: 'month' } as const;
 
+/** Sentences for reason kinds the explanation may name beyond those typed here. */
+const LATER_KINDS: Record<string, string> = { held: 'Someone is holding that time while they book it.' };
+
 /** A reason as one sentence for a person (no booking ids or calendar names: invitees read these too). */
 export function reasonSentence(reason: OccurrenceReason): string {
   switch (reason.kind) {
@@ -53,8 +56,10 @@ export function reasonSentence(reason: OccurrenceReason): string {
       return `The event type takes series of at most ${reason.maxCount} occurrences.`;
     case 'taken':
       return reason.message;
-    default:
-      return `It cannot be booked (${(reason as { kind: string }).kind}).`;
+    default: {
+      const kind = (reason as { kind: string }).kind;
+      return LATER_KINDS[kind] ?? `It cannot be booked (${kind}).`;
+    }
   }
 }
 

@@ -82,6 +82,8 @@ async function attemptPlan(tx: EntityManager, question: SeriesQuestion, plan: Pl
   const failures: FailedOccurrence[] = [];
   const refusals = new Map<number, string>();
   for (const [index, start] of starts.entries()) {
+    // A plan that can no longer come closer than an earlier one is not asked about its remaining occurrences.
+    if (bestFailures !== undefined && failures.length + refusals.size >= bestFailures) break;
     if (index >= maxCount) {
       failures.push({ index, start, reasons: [{ kind: 'recurrence_max_count', maxCount }] });
       continue;
