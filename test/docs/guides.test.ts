@@ -60,7 +60,7 @@ describe('the API guides, run as written against a fresh account', () => {
     }
   });
 
-  it('quickstart: an account, a token, an event type, a booking, paging, an error, rate limits, a safe retry', async () => {
+  it('quickstart: an account, a token, an event type, a booking, paging, an error, rate limits, a safe retry, a series', async () => {
     const output = await run('quickstart');
     expectInOrder(output, [
       /"email":"ines@example\.com".*"plan":"team"/,
@@ -73,9 +73,16 @@ describe('the API guides, run as written against a fresh account', () => {
       /x-ratelimit-limit: 600/i,
       /HTTP\/1\.1 201[^\n]*\n(?![^\n]*idempotent-replayed)/i,
       /HTTP\/1\.1 201[^\n]*\nidempotent-replayed: true/i,
+      /\n8\n\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z\ncanceled\b/,
     ]);
-    const bookings = await t.em().execute<{ email: string }[]>('select invitee_email as email from booking order by created_at');
-    expect(bookings.map((booking) => booking.email)).toEqual(['rui@example.com', 'ana@example.com']);
+    const bookings = await t.em().execute<{ email: string; series: boolean; status: string }[]>(
+      'select invitee_email as email, series_id is not null as series, status from booking order by created_at, start_at',
+    );
+    expect(bookings).toEqual([
+      { email: 'rui@example.com', series: false, status: 'active' },
+      { email: 'ana@example.com', series: false, status: 'active' },
+      ...Array(4).fill({ email: 'rui@example.com', series: true, status: 'canceled' }),
+    ]);
   });
 
   it('webhooks: a local receiver registered, tested, its delivery log with the body sent, a redelivery', async () => {
