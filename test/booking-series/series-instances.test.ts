@@ -2,7 +2,8 @@
  * A series racing a single booking on one of its dates, over two instances (`npm start` in child processes, one
  * database, no memory shared): exactly one of them wins each time, and a losing series leaves nothing behind (no
  * booking, series, busy time, webhook event or e-mail). Both sides queue on the host's calendar lock, which every
- * instance takes before deciding; the exclusion constraint keeps the last word.
+ * instance takes before deciding; the exclusion constraint keeps the last word. Two series whose days a daily
+ * limit allows only once: one books, the other is refused with each occurrence named.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initOrm, type Orm } from '../../src/db/orm.ts';
@@ -97,4 +98,26 @@ describe('a series racing a single booking, over two instances', () => {
     // Which side wins is up to the race; the test prints it so a run that never saw one side is visible.
     console.info(`series racing a single booking: ${outcomes.join(', ')}`);
   }, 180_000);
+
+  it('two daily series on the same days at other times, one through each instance, with perDay 1: exactly one books', async () => {
+    const user = await createUserWithToken(orm.em.fork(), { timezone: 'UTC' });
+    await setSchedule(orm.em.fork(), user.id, EVERY_DAY);
+    const eventType = await createEventType(orm.em.fork(), user.id, { durationsMin: [30], limits: { perDay: 1 }, recurrence: { maxCount: 5 } });
+    const day = new Date();
+    day.setUTCDate(day.getUTCDate() + 3);
+    const at = (hour: number) => new Date(day.setUTCHours(hour, 0, 0, 0)).toISOString();
+    const daily = (service: ServiceProcess, startAt: string) =>
+      post(service, user, '/api/v2/booking-series', {
+        eventTypeId: eventType.id,
+        startAt,
+        durationMin: 30,
+        invitee: invitee(),
+        recurrence: { frequency: 'daily', interval: 1, count: 3 },
+      });
+    const outcomes = await Promise.all([daily(services[0]!, at(9)), daily(services[1]!, at(15))]);
+    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual([201, 409]);
+    const lost = outcomes.find((outcome) => outcome.status === 409)!;
+    expect((lost.body as { details: { code: string }[] }).details.map((detail) => detail.code)).toEqual(['daily_limit', 'daily_limit', 'daily_limit']);
+    expect(await footprint(user.id)).toMatchObject({ bookings: 3, series: 1, blocks: 3 });
+  }, 60_000);
 });
