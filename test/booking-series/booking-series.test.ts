@@ -123,6 +123,20 @@ describe('POST /booking-series', () => {
     ]);
   });
 
+  it('books the longest series, 52 weekly occurrences through a year of DST changes, in one request', async () => {
+    const { user, eventType } = await hostWith({ recurrence: { maxCount: 52 } });
+    const started = performance.now();
+    const res = await bookSeries(user, eventType.id, TUESDAYS[0]!, weekly(52));
+    const tookMs = performance.now() - started;
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const starts = res.body.bookings.map((booking: { startAt: string }) => booking.startAt);
+    expect(starts).toHaveLength(52);
+    // 09:00 in Berlin all year: 08:00 UTC in winter, 07:00 UTC from 28 March to 31 October 2027.
+    expect(new Set(starts.map((start: string) => start.slice(11)))).toEqual(new Set(['08:00:00.000Z', '07:00:00.000Z']));
+    expect(starts.at(-1)).toBe('2027-11-23T08:00:00.000Z');
+    console.info(`a 52-occurrence series took ${Math.round(tookMs)} ms`);
+  });
+
   it('a taken date refuses the whole series: a 409 naming it, and nothing left behind', async () => {
     const { user, eventType } = await hostWith();
     expect((await bookOne(user, eventType.id, TUESDAYS[2]!)).status).toBe(201);
