@@ -21,10 +21,14 @@ export interface ErrorResponse {
 /** Seconds a client is asked to wait after a 503: long enough for a database failover to finish. */
 const RETRY_AFTER_UNAVAILABLE_SEC = 5;
 
-/** The answer for an error of a known kind, worded by the caller; `details` (possibly empty) only on 400. */
+/**
+ * The answer for an error of a known kind, worded by the caller; `details`: always on 400 (possibly empty), on
+ * other statuses only when the error names some (a booking series' 409 names its failing occurrences).
+ */
 export function errorResponse(code: ErrorCode, message: string, details?: ErrorDetail[]): ErrorResponse {
   const kind = ERROR_KINDS[code];
-  const body: ErrorBody = { title: kind.title, message, ...(kind.status === 400 ? { details: details ?? [] } : {}) };
+  const listed = kind.status === 400 ? { details: details ?? [] } : details?.length ? { details } : {};
+  const body: ErrorBody = { title: kind.title, message, ...listed };
   return { status: kind.status, headers: {}, body };
 }
 

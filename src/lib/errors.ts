@@ -21,6 +21,10 @@ export const ErrorDetailSchema = z.object({
   code: z.string().meta({ description: 'The kind of issue, e.g. `invalid_type`.', examples: ['invalid_format'] }),
   path: z.array(z.union([z.string(), z.int()])).meta({ description: 'Where in the input the issue is.', examples: [['invitee', 'email']] }),
   message: z.string().meta({ description: 'The issue, for a human.', examples: ['Invalid email address'] }),
+  startAt: z.iso
+    .datetime()
+    .optional()
+    .meta({ description: 'On a booking series’ 409: the start of the occurrence this entry is about.', examples: ['2026-12-08T09:00:00.000Z'] }),
 });
 export type ErrorDetail = z.infer<typeof ErrorDetailSchema>;
 
@@ -32,7 +36,11 @@ export const ErrorBodySchema = z
     details: z
       .array(ErrorDetailSchema)
       .optional()
-      .meta({ description: 'Present on 400 responses: one entry per validation issue.' }),
+      .meta({
+        description:
+          'Present on 400 responses: one entry per validation issue. On a booking series’ 409: one entry per reason an ' +
+          'occurrence cannot be booked (`code` is the reason’s kind, as GET /availability/explain names it).',
+      }),
   })
   .meta({ description: 'The body of every error response of this API.' });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;

@@ -7,6 +7,7 @@ import { availabilityRouter } from '../modules/availability/availability.router.
 import { bookingCreationRouter } from '../modules/bookings/booking-creation.router.ts';
 import { bookingsRouter } from '../modules/bookings/bookings.router.ts';
 import { bookingChangesRouter } from '../modules/bookings/booking-changes.router.ts';
+import { bookingSeriesRouter } from '../modules/booking-series/booking-series.router.ts';
 import { bookingMessagesRouter } from '../modules/booking-messages/booking-messages.router.ts';
 import { publicBookingRouter } from '../modules/public-booking/public-booking.router.ts';
 import { eventTypesRouter } from '../modules/event-types/event-types.router.ts';
@@ -25,6 +26,7 @@ export const appRouter = router({
   contacts: contactsRouter,
   bookings: mergeRouters(bookingsRouter, bookingCreationRouter, bookingChangesRouter, bookingMessagesRouter),
   slotHolds: slotHoldsRouter,
+  bookingSeries: bookingSeriesRouter,
   publicBooking: publicBookingRouter,
   users: usersRouter,
   session: sessionRouter,

@@ -69,6 +69,7 @@ describe('POST /api/v2/bookings', () => {
       canceledBy: null,
       declinedAt: null,
       declineReason: null,
+      seriesId: null,
       createdAt: new Date(NOW).toISOString(),
       calendarEvents: [],
     });

@@ -60,7 +60,7 @@ describe('the API guides, run as written against a fresh account', () => {
     }
   });
 
-  it('quickstart: an account, a token, an event type, a booking, paging, an error, rate limits, a safe retry, a held slot booked', async () => {
+  it('quickstart: an account, a token, an event type, a booking, paging, an error, rate limits, a safe retry, a held slot booked, a series', async () => {
     const output = await run('quickstart');
     expectInOrder(output, [
       /"email":"ines@example\.com".*"plan":"team"/,
@@ -76,9 +76,17 @@ describe('the API guides, run as written against a fresh account', () => {
       // The held slot: until when, then booked with the hold.
       /\n\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\n/,
       /"status":"active"[^\n]*"name":"Rita Sousa"|"name":"Rita Sousa"[^\n]*"status":"active"/,
+      /\n8\n\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z\ncanceled\b/,
     ]);
-    const bookings = await t.em().execute<{ email: string }[]>('select invitee_email as email from booking order by created_at');
-    expect(bookings.map((booking) => booking.email)).toEqual(['rui@example.com', 'ana@example.com', 'rita@example.com']);
+    const bookings = await t.em().execute<{ email: string; series: boolean; status: string }[]>(
+      'select invitee_email as email, series_id is not null as series, status from booking order by created_at, start_at',
+    );
+    expect(bookings).toEqual([
+      { email: 'rui@example.com', series: false, status: 'active' },
+      { email: 'ana@example.com', series: false, status: 'active' },
+      { email: 'rita@example.com', series: false, status: 'active' },
+      ...Array(4).fill({ email: 'rui@example.com', series: true, status: 'canceled' }),
+    ]);
     expect(await t.em().execute('select id from slot_hold')).toEqual([]);
   });
 

@@ -42,6 +42,8 @@ export interface EventTypeOptions {
   cancelNoticeMin?: number;
   rescheduleNoticeMin?: number;
   requiresConfirmation?: boolean;
+  /** Whether invitees may book a series, and of at most how many occurrences. */
+  recurrence?: { maxCount: number } | null;
   createdAt?: Date;
   updatedAt?: Date;
 }
@@ -108,7 +110,7 @@ async function setBookingRules(em: EntityManager, id: string, options: EventType
     `update event_type
         set booking_window_days = ?, booking_window_start = ?::date, booking_window_end = ?::date,
             limit_per_day = ?, limit_per_week = ?, limit_per_month = ?,
-            cancel_notice_min = ?, reschedule_notice_min = ?, requires_confirmation = ?
+            cancel_notice_min = ?, reschedule_notice_min = ?, requires_confirmation = ?, recurrence_max_count = ?
       where id = ?`,
     [
       window?.type === 'rolling' ? window.days : null,
@@ -120,6 +122,7 @@ async function setBookingRules(em: EntityManager, id: string, options: EventType
       options.cancelNoticeMin ?? 0,
       options.rescheduleNoticeMin ?? 0,
       options.requiresConfirmation ?? false,
+      options.recurrence?.maxCount ?? null,
       id,
     ],
     'run',

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectOperations } from '../../src/router/openapi-postprocess.ts';
 import { appRouter } from '../../src/router/root.ts';
 import { fixedClock } from '../../src/lib/clock.ts';
+import { newId } from '../../src/lib/ids.ts';
 import { snakeCase, toolsOf } from '../../src/mcp/tools.ts';
 import { queueNewBookingMessages } from '../../src/modules/booking-messages/message-outbox.ts';
 import { readBooking } from '../../src/modules/bookings/booking.rows.ts';
@@ -92,6 +93,14 @@ describe('MCP at /mcp with a personal access token (official SDK client)', () =>
       .send({ eventTypeId, startAt: '2026-03-04T17:00:00Z', durationMin: 30 });
     expect(hold.status).toBe(201);
     const holdId = hold.body.id as string;
+    // A series of the booking, written directly (booking one would announce it to the webhook above).
+    const seriesId = newId();
+    await t.em().execute(
+      `insert into booking_series (id, owner_id, event_type_id, host_id, frequency, repeat_interval, occurrence_count, time_zone, first_start_at)
+       values (?, ?, ?, ?, 'weekly', 1, 2, 'America/New_York', '2026-03-05T15:00:00Z')`,
+      [seriesId, owner.id, eventTypeId, owner.id],
+    );
+    await t.em().execute('update booking set series_id = ? where id = ?', [seriesId, booking.id]);
     const reads: [string, Record<string, unknown>, string][] = [
       ['get_me', {}, '/api/v2/me'],
       ['list_event_types', {}, '/api/v2/event-types'],
@@ -104,6 +113,7 @@ describe('MCP at /mcp with a personal access token (official SDK client)', () =>
       ['list_busy_times', WINDOW, `/api/v2/availability/busy?from=${WINDOW.from}&to=${WINDOW.to}`],
       ['list_bookings', {}, '/api/v2/bookings'],
       ['get_booking', { id: booking.id }, `/api/v2/bookings/${booking.id}`],
+      ['get_booking_series', { id: seriesId }, `/api/v2/booking-series/${seriesId}`],
       ['list_booking_messages', { id: booking.id }, `/api/v2/bookings/${booking.id}/messages`],
       ['get_booking_message', { id: booking.id, messageId: message.id }, `/api/v2/bookings/${booking.id}/messages/${message.id}`],
       ['get_event_type', { id: eventTypeId }, `/api/v2/event-types/${eventTypeId}`],

@@ -61,6 +61,7 @@ describe('public booking procedures (/trpc publicBooking.*)', () => {
         minNoticeMin: 0,
         seatsPerSlot: 1,
         requiresConfirmation: false,
+        recurrence: null,
         owner: { name: 'Berta Host', slug: ownerSlug, timezone: 'Europe/Berlin' },
       });
       expect(res.headers['x-ratelimit-limit']).toBeDefined();

@@ -58,3 +58,20 @@ export function fieldErrors(error: unknown): Record<string, string> {
 export function signInUrl(): string {
   return `/login?next=${encodeURIComponent(window.location.pathname + window.location.search)}`;
 }
+
+/**
+ * A booking series' 409: each occurrence that cannot be booked, with why (its reasons joined), in the series'
+ * order; empty for any other failure.
+ */
+export function occurrenceProblems(error: unknown): { startAt: string; why: string }[] {
+  if (!(error instanceof TRPCClientError)) return [];
+  const details = (error.shape as { details?: { startAt?: string; message: string }[] } | undefined)?.details ?? [];
+  const byStart = new Map<string, string[]>();
+  for (const detail of details) {
+    if (!detail.startAt) continue;
+    const prefix = `${detail.startAt}: `;
+    const why = detail.message.startsWith(prefix) ? detail.message.slice(prefix.length) : detail.message;
+    byStart.set(detail.startAt, [...(byStart.get(detail.startAt) ?? []), why]);
+  }
+  return [...byStart].map(([startAt, reasons]) => ({ startAt, why: reasons.join(' ') }));
+}

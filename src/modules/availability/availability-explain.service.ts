@@ -71,8 +71,23 @@ export async function explainAvailability(em: EntityManager, ownerId: string, in
     throw invalidField(['durationMin'], `must be one of this event type's durations: ${eventType.durationsMin.join(', ')}`);
   }
   const start = Date.parse(input.start);
+  if (start + durationMin * MINUTE_MS >= YEAR_10000) throw invalidField(['start'], 'must leave the slot ending before the year 10000');
+  return explainSlotOf(em, eventType, ownerId, start, durationMin, now);
+}
+
+/**
+ * The engine's verdict on one slot of an event type (duration already checked) and every reason, naming only
+ * `ownerId`'s own bookings and calendars; also inside a transaction, whose own writes it then sees.
+ */
+export async function explainSlotOf(
+  em: EntityManager,
+  eventType: EventTypeRecord,
+  ownerId: string,
+  start: number,
+  durationMin: number,
+  now: Date,
+): Promise<ExplainOutput> {
   const end = start + durationMin * MINUTE_MS;
-  if (end >= YEAR_10000) throw invalidField(['start'], 'must leave the slot ending before the year 10000');
   const hosts = await loadHosts(em, eventType);
   const from = start - eventType.bufferBeforeMin * MINUTE_MS;
   const to = end + eventType.bufferAfterMin * MINUTE_MS;

@@ -89,7 +89,7 @@ export async function refreshBeforeDeciding(em: EntityManager, eventTypeId: stri
  * Whose earlier bookings tell where this one will queue: the caller's own, so that requests naming someone
  * else's event type (a 404 for an owner) never queue behind, or ahead of, its host's bookings.
  */
-function hostsHintKey(eventTypeId: string, caller: BookingCaller): string {
+export function hostsHintKey(eventTypeId: string, caller: BookingCaller): string {
   return caller.kind === 'owner' ? `owner:${caller.userId}:${eventTypeId}` : `public:${eventTypeId}`;
 }
 
@@ -114,6 +114,7 @@ const BOOKING_INSERT_VALUES = {
   location_kind: '?',
   location_value: '?',
   manage_token_hash: '?',
+  series_id: '?',
   created_at: '?',
   updated_at: '?',
 } satisfies Partial<Record<BookingColumn, string>>;
@@ -147,7 +148,7 @@ export type CreatedBookingRow = BookingOwnRow & { converted_lead_ids: string[] }
 
 /** The parameters of `BOOKING_STATEMENTS.create`, in its order. */
 export function bookingInsertParams(
-  row: { id: string; eventType: EventTypeRecord; hostId: string; start: Date; end: Date; blockIds: readonly string[] },
+  row: { id: string; eventType: EventTypeRecord; hostId: string; start: Date; end: Date; blockIds: readonly string[]; seriesId?: string },
   input: CreateBookingInput,
   manageTokenHash: string | null,
   now: Date,
@@ -172,6 +173,7 @@ export function bookingInsertParams(
     input.locationInput ? INVITEE_LOCATION_KIND : null,
     input.locationInput ?? null,
     manageTokenHash,
+    row.seriesId ?? null,
     now,
     now,
     row.blockIds,

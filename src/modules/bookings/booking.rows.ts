@@ -36,6 +36,7 @@ const BOOKING_OWN_COLUMNS = {
   canceled_by: column<string | null>(),
   declined_at: column<SqlTimestamp | null>(),
   decline_reason: column<string | null>(),
+  series_id: column<string | null>(),
   created_at: column<SqlTimestamp>(),
 };
 
@@ -95,6 +96,7 @@ export function toBooking(row: BookingRow): Booking {
     canceledBy: row.canceled_by,
     declinedAt: toIsoStringOrNull(row.declined_at),
     declineReason: row.decline_reason,
+    seriesId: row.series_id,
     createdAt: toIsoString(row.created_at),
     ...(row.calendar_events ? { calendarEvents: toCalendarEventStates(row.calendar_events) } : {}),
   };

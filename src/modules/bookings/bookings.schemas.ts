@@ -115,6 +115,16 @@ export const BookingSchema = z
         description: 'The host’s reason for declining, or the service’s when the start passed unconfirmed; null otherwise.',
         examples: [null],
       }),
+    seriesId: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          'The booking series this booking is an occurrence of (`GET /booking-series/{id}`); null for a single booking. ' +
+          'Absent only in responses stored before this field existed (idempotent replays, earlier webhook events).',
+        examples: [null],
+      }),
     createdAt: z.iso.datetime().meta({ description: 'When the booking was made.', examples: [EXAMPLE.createdAt] }),
     calendarEvents: z
       .array(BookingCalendarEventSchema)

@@ -111,24 +111,33 @@ export async function cancelBooking(
   now: Date,
   by: CanceledBy = 'host',
 ): Promise<Booking> {
+  return em.transactional((tx) => cancelBookingIn(tx, ownerId, input, now, by));
+}
+
+/** cancelBooking's work inside the caller's transaction (a series cancels its occurrences in one). */
+export async function cancelBookingIn(
+  tx: EntityManager,
+  ownerId: string,
+  input: { id: string; reason?: string | undefined },
+  now: Date,
+  by: CanceledBy = 'host',
+): Promise<Booking> {
   const reason = input.reason?.trim() || null;
-  return em.transactional(async (tx) => {
-    const locked = await readBookingRow(tx, ownerId, input.id, { forUpdate: true });
-    if (!locked) throw notFound('Booking');
-    if (locked.status === 'active' || locked.status === 'pending') {
-      await tx.execute(
-        `update booking
-            set status = 'canceled', canceled_at = ?, cancel_reason = ?, canceled_by = ?, sequence = sequence + 1, updated_at = ?
-          where id = ?`,
-        [now, reason, by, now, input.id],
-        'run',
-      );
-      await releaseBusyBlocks(tx, input.id);
-      await refreshContacts(tx, ownerId, [locked.invitee_email]);
-      const canceled = await readBooking(tx, ownerId, input.id);
-      await runAfterCancel(tx, { booking: canceled, ownerId, now, wasPending: locked.status === 'pending' });
-      return canceled;
-    }
-    return readBooking(tx, ownerId, input.id);
-  });
+  const locked = await readBookingRow(tx, ownerId, input.id, { forUpdate: true });
+  if (!locked) throw notFound('Booking');
+  if (locked.status === 'active' || locked.status === 'pending') {
+    await tx.execute(
+      `update booking
+          set status = 'canceled', canceled_at = ?, cancel_reason = ?, canceled_by = ?, sequence = sequence + 1, updated_at = ?
+        where id = ?`,
+      [now, reason, by, now, input.id],
+      'run',
+    );
+    await releaseBusyBlocks(tx, input.id);
+    await refreshContacts(tx, ownerId, [locked.invitee_email]);
+    const canceled = await readBooking(tx, ownerId, input.id);
+    await runAfterCancel(tx, { booking: canceled, ownerId, now, wasPending: locked.status === 'pending' });
+    return canceled;
+  }
+  return readBooking(tx, ownerId, input.id);
 }

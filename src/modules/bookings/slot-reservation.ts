@@ -34,6 +34,8 @@ export interface ReserveOptions {
   calendars?: CalendarHost[];
   /** The blocks are a slot hold's (its row is written next, in the same transaction), ending at `expiresAt`. */
   hold?: { id: string; expiresAt: Date };
+  /** Round robin: only this host may take the slot (a booking series keeps one host for every occurrence). */
+  onlyHostId?: string;
 }
 
 /**
@@ -54,6 +56,10 @@ export async function reserveSlot(
     options.calendarsLocked ? undefined : (hostIds) => lockHostCalendars(tx, hostIds, now),
   );
   if (!decision.granted) throw decision.refusal;
+  if (options.onlyHostId !== undefined && eventType.kind === 'round_robin') {
+    if (!decision.hostIds.includes(options.onlyHostId)) throw slotTaken();
+    decision.hostIds = [options.onlyHostId];
+  }
   const end = start + durationMin * MINUTE;
 
   const busyStart = new Date(start - eventType.bufferBeforeMin * MINUTE);
@@ -158,7 +164,7 @@ async function joinOrInsertGroupBlock(tx: EntityManager, hostId: string, slot: B
 }
 
 /** Free hosts ordered for fairness: never booked first, then by their latest active or pending booking of this event type. */
-async function leastRecentlyBookedFirst(tx: EntityManager, eventTypeId: string, hostIds: readonly string[]): Promise<string[]> {
+export async function leastRecentlyBookedFirst(tx: EntityManager, eventTypeId: string, hostIds: readonly string[]): Promise<string[]> {
   const rows = await tx.execute<{ host_id: string; last_booked: number }[]>(
     `select host_id, (extract(epoch from max(created_at)) * 1000)::float8 as last_booked
        from booking

@@ -13,6 +13,8 @@ import {
   PublicAvailabilityOutputSchema,
   PublicBookingInputSchema,
   PublicBookingResultSchema,
+  PublicBookingSeriesInputSchema,
+  PublicBookingSeriesResultSchema,
   PublicEventTypeInputSchema,
   PublicEventTypeSchema,
   PublicHoldInputSchema,
@@ -21,7 +23,7 @@ import {
   RescheduleManagedBookingInputSchema,
 } from './public-booking.schemas.ts';
 import { holdPublicly, releasePublicHold } from './public-holds.service.ts';
-import { bookPublicly, capturePublicLead, getPublicAvailability, getPublicEventType } from './public-booking.service.ts';
+import { bookPublicly, bookSeriesPublicly, capturePublicLead, getPublicAvailability, getPublicEventType } from './public-booking.service.ts';
 
 /**
  * The first-party booking page's procedures: unauthenticated, rate-limited per client address, served on
@@ -73,6 +75,22 @@ export const publicBookingRouter = router({
     .input(ReleasePublicHoldInputSchema)
     .output(z.object({ released: z.literal(true) }))
     .mutation(({ ctx, input }) => releasePublicHold(ctx.em, input, ctx.clock.now())),
+
+  bookSeries: publicRateLimitedProcedure
+    .meta({ idempotent: true })
+    .input(PublicBookingSeriesInputSchema)
+    .output(PublicBookingSeriesResultSchema)
+    .mutation(async ({ ctx, input }) => {
+      const result = await bookSeriesPublicly(ctx.em, input, {
+        now: ctx.clock.now(),
+        idempotency: ctx.idempotency,
+        deadline: ctx.request.deadline,
+        siteUrl: ctx.env.SITE_URL,
+        calendarRefresh: staleRefreshOf(ctx.env, ctx.clock),
+      });
+      ctx.response.status = result.status;
+      return result.series;
+    }),
 
   /** The invitee's private manage page: the booking its secret opens (404 for any other string). */
   managed: publicRateLimitedProcedure

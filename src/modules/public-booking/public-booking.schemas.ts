@@ -4,6 +4,7 @@ import { AvailabilityInputSchema, AvailabilityOutputSchema } from '../availabili
 import { BookingSchema, CreateBookingInputSchema } from '../bookings/bookings.schemas.ts';
 import { EventTypeSchema } from '../event-types/event-types.schemas.ts';
 import { CreateSlotHoldInputSchema, SlotHoldSchema } from '../slot-holds/slot-holds.schemas.ts';
+import { BookingSeriesSchema, CreateBookingSeriesInputSchema } from '../booking-series/booking-series.schemas.ts';
 
 /** A secret event type's private link key (the `key` of its link): every public read and write of it needs it. */
 const PrivateLinkKeySchema = z.string().max(200).nullish().describe('The private link key; required for a secret event type.');
@@ -73,6 +74,7 @@ export const PublicEventTypeSchema = EventTypeSchema.pick({
   kind: true,
   durationsMin: true,
   color: true,
+  recurrence: true,
 }).extend({
   minNoticeMin: z.int(),
   seatsPerSlot: z.int().describe('Invitees per slot (more than 1 only for group event types).'),
@@ -108,6 +110,18 @@ export type InviteeLinks = z.infer<typeof InviteeLinksSchema>;
 
 /** The public booking procedure's answer: the Booking plus the invitee's links (absent on an idempotent replay). */
 export const PublicBookingResultSchema = BookingSchema.extend({ links: InviteeLinksSchema.optional() });
+
+/** POST /booking-series's body, plus the private link key of a secret event type. */
+export const PublicBookingSeriesInputSchema = CreateBookingSeriesInputSchema.extend({ key: PrivateLinkKeySchema });
+
+export type PublicBookingSeriesInput = z.infer<typeof PublicBookingSeriesInputSchema>;
+
+/** The series as the invitee sees it: each occurrence with its own links (absent on an idempotent replay). */
+export const PublicBookingSeriesResultSchema = BookingSeriesSchema.omit({ hostId: true }).extend({
+  bookings: z.array(PublicBookingResultSchema),
+});
+
+export type PublicBookingSeriesResult = z.infer<typeof PublicBookingSeriesResultSchema>;
 
 /** What the manage page shows: the booking as the invitee sees it, what to reschedule within, and the links. */
 export const ManagedBookingSchema = z.object({

@@ -11,6 +11,7 @@ import { notFound } from '../../lib/errors.ts';
 import { hashToken } from '../../lib/secrets.ts';
 import { findEventType, getAvailabilityFor } from '../availability/availability.service.ts';
 import { createBooking, type CreateBookingResult } from '../bookings/booking-creation.service.ts';
+import { createBookingSeries } from '../booking-series/booking-series-creation.service.ts';
 import type { Booking } from '../bookings/bookings.schemas.ts';
 import type { IdempotencyScope } from '../../lib/idempotency-key.ts';
 import { EVENT_TYPE_COLUMNS, type EventTypeRecord, type EventTypeRow, toEventType } from '../event-types/event-type.rows.ts';
@@ -25,6 +26,8 @@ import type {
   PublicAvailabilityInput,
   PublicAvailabilityOutput,
   PublicBookingInput,
+  PublicBookingSeriesInput,
+  PublicBookingSeriesResult,
   PublicEventType,
   PublicEventTypeInput,
 } from './public-booking.schemas.ts';
@@ -66,6 +69,7 @@ export async function getPublicEventType(
     minNoticeMin: eventType.minNoticeMin,
     seatsPerSlot: eventType.seatsPerSlot,
     requiresConfirmation: eventType.requiresConfirmation,
+    recurrence: eventType.recurrenceMaxCount === null ? null : { maxCount: eventType.recurrenceMaxCount },
     owner: { name: row.owner_name, slug: row.owner_slug, timezone: row.owner_timezone },
   };
 }
@@ -121,6 +125,34 @@ export async function bookPublicly(
   const answer = { ...result, booking: forInvitee(result.booking) };
   if (result.replayed) return answer;
   return { ...answer, links: await linksForNewBooking(em, options.siteUrl, manageToken.token) };
+}
+
+/**
+ * The invitee books a series: exactly POST /booking-series's rules, on any event type like bookPublicly. Every
+ * occurrence gets its own private manage link (each is moved or canceled alone), shown only in this response.
+ */
+export async function bookSeriesPublicly(
+  em: EntityManager,
+  { key, ...input }: PublicBookingSeriesInput,
+  options: { now: Date; idempotency: IdempotencyScope | undefined; deadline?: AbortSignal; siteUrl: string; calendarRefresh?: StaleRefresh },
+): Promise<{ status: number; series: PublicBookingSeriesResult }> {
+  const eventType = await findEventType(em, input.eventTypeId);
+  if (eventType && !(await mayOpen(em, eventType, { key }))) throw notFound('Event type');
+  const result = await createBookingSeries(em, input, {
+    caller: { kind: 'public' },
+    now: options.now,
+    deadline: options.deadline,
+    idempotency: options.idempotency,
+    calendarRefresh: options.calendarRefresh,
+    newManageToken,
+  });
+  const { hostId: _host, ...series } = result.series;
+  const bookings = [];
+  for (const [index, booking] of series.bookings.entries()) {
+    const token = result.manageTokens?.[index];
+    bookings.push(token ? { ...forInvitee(booking), links: await linksForNewBooking(em, options.siteUrl, token) } : forInvitee(booking));
+  }
+  return { status: result.status, series: { ...series, bookings } };
 }
 
 /** The host's own state of the booking (its calendar write-back) is not the invitee's to see. */

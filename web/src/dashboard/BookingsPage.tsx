@@ -6,6 +6,8 @@ import { addDays, dateKey, dayStartIso, formatDateTime, formatTime, localDateOf,
 import { type BookingItem, type EventTypeItem, titleCase } from './format.ts';
 import { BookingMessages } from './BookingMessages.tsx';
 import { ListView } from './ListView.tsx';
+import { groupBySeries } from './series-groups.ts';
+import { SeriesGroup } from './SeriesGroup.tsx';
 import { useLoadedList } from './loaded.ts';
 import { navigate } from './router.ts';
 import { useSession } from './session.ts';
@@ -133,9 +135,19 @@ export function BookingsPage() {
       >
         {(items) => (
           <ul className="booking-list" data-testid="bookings">
-            {items.map((booking) => (
-              <BookingRow key={booking.id} booking={booking} onChanged={changed} />
-            ))}
+            {groupBySeries(items).map((entry) =>
+              entry.kind === 'booking' ? (
+                <BookingRow key={entry.booking.id} booking={entry.booking} onChanged={changed} />
+              ) : (
+                <SeriesGroup
+                  key={entry.seriesId}
+                  seriesId={entry.seriesId}
+                  bookings={entry.bookings}
+                  onChanged={changed}
+                  renderBooking={(booking) => <BookingRow key={booking.id} booking={booking} onChanged={changed} />}
+                />
+              ),
+            )}
           </ul>
         )}
       </ListView>

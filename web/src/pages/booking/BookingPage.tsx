@@ -3,7 +3,7 @@ import { api, errorMessage, errorStatus } from '../../api.ts';
 import { MessagePage } from '../../components/MessagePage.tsx';
 import { ErrorNotice, Spinner } from '../../components/ui.tsx';
 import { useBookingFlow } from './booking-flow.ts';
-import { BookedConfirmation, Confirmation } from './Confirmation.tsx';
+import { BookedConfirmation, Confirmation, SeriesConfirmation } from './Confirmation.tsx';
 import { DetailsForm } from './DetailsForm.tsx';
 import { formatSlot } from '../../time.ts';
 import { formatDurations } from './format.ts';
@@ -115,11 +115,15 @@ function Booker({ eventType, privateKey }: { eventType: EventTypeInfo; privateKe
               timeZone={timeZone}
               onBack={flow.backToTimes}
               onBooked={flow.booked}
+              onSeriesBooked={flow.seriesBooked}
               onSlotGone={flow.slotGone}
             />
           )}
           {step.kind === 'booked' && (
             <BookedConfirmation eventName={eventType.name} hostName={hostName} booking={step.booking} timeZone={timeZone} onAgain={flow.backToTimes} />
+          )}
+          {step.kind === 'series-booked' && (
+            <SeriesConfirmation eventName={eventType.name} hostName={hostName} series={step.series} timeZone={timeZone} onAgain={flow.backToTimes} />
           )}
           {step.kind === 'lead' && (
             <LeadForm

@@ -1,7 +1,7 @@
 import { type ReactNode, useCallback, useEffect, useRef } from 'react';
 import { AddToCalendar, ManageLink } from '../../components/InviteeLinks.tsx';
 import { formatSlot } from '../../time.ts';
-import type { Booking } from './types.ts';
+import type { BookedSeries, Booking } from './types.ts';
 
 /** The end of a step: a check mark, the heading (focused, so screen readers announce it), what happened, and what next. */
 export function Confirmation(props: { title: string; children: ReactNode; onAgain?: () => void; againLabel?: string }) {
@@ -60,6 +60,45 @@ export function BookedConfirmation(props: { eventName: string; hostName: string;
           <ManageLink href={booking.links.manage} />
         </>
       )}
+    </Confirmation>
+  );
+}
+
+const EVERY = { daily: ['day', 'days'], weekly: ['week', 'weeks'], monthly: ['month', 'months'] } as const;
+
+/** "Your series is booked": every date (in the visitor's zone), each with its own calendar file and manage link. */
+export function SeriesConfirmation(props: { eventName: string; hostName: string; series: BookedSeries; timeZone: string; onAgain: () => void }) {
+  const { series } = props;
+  const { frequency, interval, count } = series.recurrence;
+  const pending = series.bookings.some((booking) => booking.status === 'pending');
+  const every = interval === 1 ? `Every ${EVERY[frequency][0]}` : `Every ${interval} ${EVERY[frequency][1]}`;
+  return (
+    <Confirmation title={pending ? 'Your requests are sent' : 'Your series is booked'} onAgain={props.onAgain} againLabel="Book another time">
+      {pending && <p className="muted">{props.hostName} confirms each booking: the times are held for you until they do.</p>}
+      <dl className="meta" data-testid="series-confirmation">
+        <dt>What</dt>
+        <dd>{props.eventName}</dd>
+        <dt>Repeats</dt>
+        <dd>
+          {every}, {count} times <span className="muted">({props.timeZone.replace(/_/g, ' ')})</span>
+        </dd>
+        <dt>With</dt>
+        <dd>{props.hostName}</dd>
+      </dl>
+      <ol className="series-dates" data-testid="series-dates">
+        {series.bookings.map((booking) => (
+          <li key={booking.id}>
+            <span>{formatSlot({ start: booking.startAt, end: booking.endAt }, props.timeZone)}</span>
+            {booking.links && (
+              <span className="series-links">
+                <a href={booking.links.ics} download="booking.ics">.ics</a>
+                <a href={booking.links.manage} target="_blank" rel="noopener">Cancel or reschedule</a>
+              </span>
+            )}
+          </li>
+        ))}
+      </ol>
+      <p className="manage-note">Each date is its own booking: move or cancel one with its link. Keep these links to yourself.</p>
     </Confirmation>
   );
 }

@@ -1,10 +1,11 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { api, errorMessage, errorStatus } from '../../api.ts';
+import { api, errorMessage, errorStatus, occurrenceProblems } from '../../api.ts';
 import { TextField } from '../../components/fields.tsx';
 import { ErrorNotice } from '../../components/ui.tsx';
-import { formatTime } from '../../time.ts';
+import { formatDayTime, formatTime } from '../../time.ts';
 import type { HoldState } from './booking-flow.ts';
-import type { Booking, EventTypeInfo, Slot } from './types.ts';
+import { type Repeat, RepeatFields } from './RepeatFields.tsx';
+import type { BookedSeries, Booking, EventTypeInfo, Slot } from './types.ts';
 
 export function isEmail(text: string): boolean {
   return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text.trim());
@@ -23,12 +24,14 @@ export function DetailsForm(props: {
   timeZone: string;
   onBack: () => void;
   onBooked: (booking: Booking) => void;
+  onSeriesBooked: (series: BookedSeries) => void;
   onSlotGone: (message: string) => void;
 }) {
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [notes, setNotes] = useState('');
-  const [errors, setErrors] = useState<{ name?: string; email?: string; form?: string }>({});
+  const [repeat, setRepeat] = useState<Repeat>({ frequency: 'none' });
+  const [errors, setErrors] = useState<{ name?: string; email?: string; form?: string; dates?: string[] }>({});
   const [busy, setBusy] = useState(false);
   const headingRef = useRef<HTMLHeadingElement>(null);
 
@@ -42,26 +45,30 @@ export function DetailsForm(props: {
     setErrors(found);
     if (found.name || found.email) return;
     setBusy(true);
-    const body = {
+    const common = {
       eventTypeId: props.eventType.id,
       key: props.privateKey,
-      start: props.slot.start,
       durationMin: props.duration,
       invitee: { name: name.trim(), email: email.trim(), timezone: props.timeZone },
       ...(notes.trim() ? { notes: notes.trim() } : {}),
     };
     const { hold } = props;
     try {
-      let booking: Booking;
-      try {
-        booking = await api.publicBooking.book.mutate(hold.kind === 'held' ? { ...body, holdId: hold.hold.id, holdToken: hold.hold.holdToken } : body);
-      } catch (caught) {
-        // The hold ended while the form was filled in: the time is like any other again, so book it as such.
-        if (hold.kind !== 'held' || errorStatus(caught) !== 404) throw caught;
-        booking = await api.publicBooking.book.mutate(body);
+      if (repeat.frequency === 'none') {
+        props.onBooked(await bookOne({ ...common, start: props.slot.start }, hold));
+      } else {
+        // The series decides every date itself, the first one included, so the page's hold on it goes first.
+        if (hold.kind === 'held') await api.publicBooking.releaseHold.mutate({ holdId: hold.hold.id, holdToken: hold.hold.holdToken }).catch(() => undefined);
+        props.onSeriesBooked(await api.publicBooking.bookSeries.mutate({ ...common, startAt: props.slot.start, recurrence: repeat }));
       }
-      props.onBooked(booking);
     } catch (caught) {
+      const failing = occurrenceProblems(caught);
+      if (errorStatus(caught) === 409 && failing.length > 0) {
+        setErrors({ form: 'Not every time of the series is free, so nothing was booked. Change the repeat or pick another time.', dates: failing.map(
+          (problem) => `${formatDayTime(problem.startAt, props.timeZone)}: ${problem.why}`,
+        ) });
+        return;
+      }
       if (errorStatus(caught) === 409) {
         props.onSlotGone('Sorry, that time has just been taken. Please pick another one.');
         return;
@@ -83,7 +90,18 @@ export function DetailsForm(props: {
         Your details
       </h2>
       <HoldNotice hold={props.hold} timeZone={props.timeZone} />
-      {errors.form && <ErrorNotice>{errors.form}</ErrorNotice>}
+      {errors.form && (
+        <ErrorNotice>
+          {errors.form}
+          {errors.dates && (
+            <ul data-testid="series-problems">
+              {errors.dates.map((line) => (
+                <li key={line}>{line}</li>
+              ))}
+            </ul>
+          )}
+        </ErrorNotice>
+      )}
       <TextField
         label="Name"
         error={errors.name}
@@ -115,6 +133,7 @@ export function DetailsForm(props: {
         rows={3}
         onChange={(event) => setNotes(event.target.value)}
       />
+      {props.eventType.recurrence && <RepeatFields value={repeat} maxCount={props.eventType.recurrence.maxCount} onChange={setRepeat} />}
       <div className="btn-row">
         <button type="submit" className="btn btn-primary" disabled={busy || props.hold.kind === 'holding'}>
           {busy ? 'Booking…' : props.eventType.requiresConfirmation ? 'Request booking' : 'Confirm booking'}
@@ -139,4 +158,17 @@ function HoldNotice({ hold, timeZone }: { hold: HoldState; timeZone: string }) {
       This time is reserved for you until {formatTime(hold.hold.expiresAt, timeZone)} while you fill in your details.
     </p>
   );
+}
+
+type PublicBookingInput = Parameters<typeof api.publicBooking.book.mutate>[0];
+
+/** Books with the page's hold; one that ended while the form was filled in leaves a time like any other, booked as such. */
+async function bookOne(body: PublicBookingInput, hold: HoldState): Promise<Booking> {
+  if (hold.kind !== 'held') return api.publicBooking.book.mutate(body);
+  try {
+    return await api.publicBooking.book.mutate({ ...body, holdId: hold.hold.id, holdToken: hold.hold.holdToken });
+  } catch (caught) {
+    if (errorStatus(caught) !== 404) throw caught;
+    return api.publicBooking.book.mutate(body);
+  }
 }

@@ -2,7 +2,7 @@ import { useRef, useState } from 'react';
 import { errorStatus } from '../../api.ts';
 import { browserTimeZone } from '../../time.ts';
 import { type HeldSlot, holdSlot, letGo } from './slot-hold.ts';
-import type { Booking, EventTypeInfo, Slot } from './types.ts';
+import type { BookedSeries, Booking, EventTypeInfo, Slot } from './types.ts';
 
 /** The hold on the picked time: being asked for, kept until `expiresAt`, or none (the page books without one). */
 export type HoldState = { kind: 'holding' } | { kind: 'held'; hold: HeldSlot } | { kind: 'none' };
@@ -11,6 +11,7 @@ type Step =
   | { kind: 'pick' }
   | { kind: 'details'; slot: Slot; hold: HoldState }
   | { kind: 'booked'; booking: Booking }
+  | { kind: 'series-booked'; series: BookedSeries }
   | { kind: 'lead' }
   | { kind: 'lead-done'; email: string };
 
@@ -96,6 +97,11 @@ export function useBookingFlow(eventType: EventTypeInfo, privateKey: string | nu
       // Booking with the hold ended it.
       leavePick(true);
       setStep({ kind: 'booked', booking });
+    },
+    seriesBooked: (series: BookedSeries) => {
+      // The series was booked after the page let its hold go.
+      leavePick(true);
+      setStep({ kind: 'series-booked', series });
     },
     leaveDetails: () => setStep({ kind: 'lead' }),
     detailsLeft: (email: string) => setStep({ kind: 'lead-done', email }),

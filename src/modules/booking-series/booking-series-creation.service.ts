@@ -1,0 +1,152 @@
+/**
+ * Booking a series: every occurrence an ordinary booking, all written in ONE booking transaction or none. The
+ * occurrences are reserved under the hosts' calendar locks (series-reservation.ts), then the series row and each
+ * booking with its after-booking effects (webhooks, e-mails, calendar write-back) are written; any refusal rolls
+ * everything back, so a losing series leaves nothing behind.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { DomainError, invalidField, notFound } from '../../lib/errors.ts';
+import type { IdempotencyScope } from '../../lib/idempotency-key.ts';
+import { newId } from '../../lib/ids.ts';
+import { executePrepared } from '../../lib/prepared-sql.ts';
+import { findEventType } from '../availability/availability.service.ts';
+import { runAfterBooking } from '../bookings/after-booking.ts';
+import {
+  assertBookable,
+  BOOKING_STATEMENTS,
+  type BookingCaller,
+  bookingInsertParams,
+  type CreatedBookingRow,
+  hostsHintKey,
+  refreshBeforeDeciding,
+} from '../bookings/booking-creation.service.ts';
+import { toBooking } from '../bookings/booking.rows.ts';
+import { bookingTransaction } from '../bookings/booking-transaction.ts';
+import { claimIdempotencyKey, requestHash, storeIdempotentResponse } from '../bookings/idempotency.ts';
+import type { StaleRefresh } from '../calendars/calendar-sync.ts';
+import type { EventTypeRecord } from '../event-types/event-type.rows.ts';
+import { insertSeries, readSeries } from './booking-series.rows.ts';
+import type { BookingSeries, CreateBookingSeriesInput } from './booking-series.schemas.ts';
+import { reserveSeries } from './series-reservation.ts';
+
+export interface CreateSeriesOptions {
+  caller: BookingCaller;
+  now: Date;
+  idempotency?: IdempotencyScope;
+  /** The request's deadline: once it has passed, the transaction rolls back instead of committing. */
+  deadline?: AbortSignal;
+  calendarRefresh?: StaleRefresh;
+  /** Public series: a manage link secret (and its hash to store) for each occurrence. */
+  newManageToken?: () => { token: string; hash: string };
+}
+
+export interface CreateSeriesResult {
+  status: number;
+  series: BookingSeries;
+  replayed: boolean;
+  /** The manage link secret of each occurrence, in the series' order (public series only, not on a replay). */
+  manageTokens?: string[];
+}
+
+const DAY = 86_400_000;
+/** The first instant an RFC 3339 date-time cannot write (four-digit years). */
+const YEAR_10000 = Date.UTC(10000, 0, 1);
+
+export async function createBookingSeries(
+  em: EntityManager,
+  input: CreateBookingSeriesInput,
+  options: CreateSeriesOptions,
+): Promise<CreateSeriesResult> {
+  const { frequency, interval, count } = input.recurrence;
+  // The last occurrence at most 31 days a month (or 7 a week) on: a series must end before the year 10000.
+  const span = count * interval * (frequency === 'daily' ? 1 : frequency === 'weekly' ? 7 : 31) * DAY;
+  if (Date.parse(input.startAt) + span + DAY >= YEAR_10000) throw invalidField(['startAt'], 'must leave the whole series before the year 10000');
+  await refreshBeforeDeciding(em, input.eventTypeId, options.calendarRefresh);
+  const hash = options.idempotency ? requestHash(input) : '';
+  return bookingTransaction(
+    em,
+    async (tx) => {
+      if (options.idempotency) {
+        const stored = await claimIdempotencyKey(tx, options.idempotency, hash);
+        if (stored) return { status: stored.status, series: stored.body as BookingSeries, replayed: true };
+      }
+      const result = await bookSeries(tx, input, options, await readEventType(tx, input.eventTypeId, options.caller));
+      if (options.idempotency) await storeIdempotentResponse(tx, options.idempotency, { status: 201, body: result.series });
+      return { status: 201, ...result, replayed: false };
+    },
+    options.deadline,
+    hostsHintKey(input.eventTypeId, options.caller),
+  );
+}
+
+async function readEventType(tx: EntityManager, eventTypeId: string, caller: BookingCaller): Promise<EventTypeRecord> {
+  const eventType = await findEventType(tx, eventTypeId, caller.kind === 'owner' ? caller.userId : undefined);
+  if (!eventType) throw notFound('Event type');
+  return eventType;
+}
+
+/** The event type's refusal of any series: it does not take them (its `recurrence` is null). */
+function assertSeriesAllowed(eventType: EventTypeRecord): void {
+  if (eventType.recurrenceMaxCount !== null) return;
+  const message = 'This event type does not take booking series: book its occurrences one at a time.';
+  throw new DomainError('conflict', message, [{ code: 'recurrence_not_allowed', path: ['recurrence'], message }]);
+}
+
+async function bookSeries(
+  tx: EntityManager,
+  input: CreateBookingSeriesInput,
+  options: CreateSeriesOptions,
+  eventType: EventTypeRecord,
+): Promise<{ series: BookingSeries; manageTokens?: string[] }> {
+  assertBookable(eventType, input.durationMin);
+  assertSeriesAllowed(eventType);
+  const now = options.now;
+  const ownerId = eventType.ownerId;
+  const reserved = await reserveSeries(tx, {
+    eventType,
+    startAt: Date.parse(input.startAt),
+    durationMin: input.durationMin,
+    recurrence: input.recurrence,
+    now,
+    viewerId: options.caller.kind === 'owner' ? options.caller.userId : ownerId,
+  });
+  const seriesId = newId();
+  await insertSeries(tx, {
+    id: seriesId,
+    owner_id: ownerId,
+    event_type_id: eventType.id,
+    host_id: reserved.hostId,
+    frequency: input.recurrence.frequency,
+    repeat_interval: input.recurrence.interval,
+    occurrence_count: input.recurrence.count,
+    time_zone: reserved.timeZone,
+    first_start_at: reserved.slots[0]!.start,
+    created_at: now,
+  });
+  const manageTokens: string[] = [];
+  for (const slot of reserved.slots) {
+    const manage = options.newManageToken?.();
+    if (manage) manageTokens.push(manage.token);
+    const row = { id: newId(), eventType, hostId: slot.hostId, start: slot.start, end: slot.end, blockIds: slot.blockIds, seriesId };
+    const occurrence = { ...input, start: slot.start.toISOString() };
+    const [created] = await executePrepared<CreatedBookingRow>(
+      tx,
+      'booking.create',
+      BOOKING_STATEMENTS.create,
+      bookingInsertParams(row, occurrence, manage?.hash ?? null, now),
+    );
+    const { converted_lead_ids: convertedLeadIds, ...inserted } = created!;
+    const booking = toBooking({ ...inserted, event_type_name: eventType.name, event_type_slug: eventType.slug });
+    await runAfterBooking(tx, {
+      booking,
+      ownerId,
+      inviteeEmail: input.invitee.email,
+      convertedLeadIds,
+      reminders: eventType.reminders,
+      manageToken: manage?.token,
+      now,
+    });
+  }
+  const series = await readSeries(tx, ownerId, seriesId);
+  return options.newManageToken ? { series, manageTokens } : { series };
+}

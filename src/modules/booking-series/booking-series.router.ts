@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { scopedProcedure } from '../../api/procedures.ts';
+import { router } from '../../api/trpc.ts';
+import { staleRefreshOf } from '../calendars/calendar-sync.ts';
+import { createBookingSeries } from './booking-series-creation.service.ts';
+import { BookingSeriesSchema, CancelBookingSeriesInputSchema, CreateBookingSeriesInputSchema, SeriesIdSchema } from './booking-series.schemas.ts';
+import { cancelBookingSeries, getBookingSeries } from './booking-series.service.ts';
+
+export const bookingSeriesRouter = router({
+  create: scopedProcedure('write:bookings')
+    .meta({
+      successStatus: 201,
+      idempotent: true,
+      errorStatuses: [409, 422],
+      openapi: {
+        method: 'POST',
+        path: '/booking-series',
+        operationId: 'createBookingSeries',
+        tags: ['Bookings'],
+        summary: 'Book a recurring series on one of the user’s event types',
+        description:
+          'Books `recurrence.count` occurrences from `startAt`, every `interval` days, weeks or months, each keeping the ' +
+          'first one’s wall-clock time in the host’s time zone (a monthly series on the 29th to 31st falls on the last ' +
+          'day of shorter months). All or nothing, in one transaction: when any occurrence is not one POST /bookings ' +
+          'would accept (taken, busy in a connected calendar, outside the hours, the booking window or the minimum ' +
+          'notice, over a limit — which counts the series’ own occurrences too), or the event type takes no series ' +
+          '(`recurrence: null`) or shorter ones (`recurrence.maxCount`), the answer is 409 and nothing is booked; its ' +
+          '`details` name each failing occurrence (`startAt`, `path: ["occurrences", i]`) and each reason (`code`, as ' +
+          'GET /availability/explain names it). Each occurrence is an ordinary booking carrying `seriesId`: listed, ' +
+          'fetched, rescheduled or canceled alone, with its own webhook event and e-mails. Round robin gives every ' +
+          'occurrence the same host: the fairest one free for all of them. With an `Idempotency-Key`, a retry returns ' +
+          'the first response again.',
+      },
+    })
+    .input(CreateBookingSeriesInputSchema)
+    .output(BookingSeriesSchema)
+    .mutation(async ({ ctx, input }) => {
+      const result = await createBookingSeries(ctx.em, input, {
+        caller: { kind: 'owner', userId: ctx.principal.userId },
+        now: ctx.clock.now(),
+        idempotency: ctx.idempotency,
+        deadline: ctx.request.deadline,
+        calendarRefresh: staleRefreshOf(ctx.env, ctx.clock),
+      });
+      ctx.response.status = result.status;
+      return result.series;
+    }),
+
+  get: scopedProcedure('read:bookings')
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/booking-series/{id}',
+        operationId: 'getBookingSeries',
+        tags: ['Bookings'],
+        summary: 'Get a booking series with its occurrences',
+        description: 'One of the user’s series, with every occurrence (earliest first, whatever its status); another user’s or an unknown one is 404.',
+      },
+    })
+    .input(z.object({ id: SeriesIdSchema }))
+    .output(BookingSeriesSchema)
+    .query(({ ctx, input }) => getBookingSeries(ctx.em, ctx.principal.userId, input.id)),
+
+  cancel: scopedProcedure('write:bookings')
+    .meta({
+      openapi: {
+        method: 'DELETE',
+        path: '/booking-series/{id}',
+        operationId: 'cancelBookingSeries',
+        tags: ['Bookings'],
+        summary: 'Cancel the occurrences of a series still to come',
+        description:
+          'Cancels, as the host, every occurrence that has not started yet (active or pending), each exactly as ' +
+          'DELETE /bookings/{id} would (its time freed, its `booking.canceled` event, e-mails and calendar copies), ' +
+          'and answers the series. Occurrences already past or canceled stay as they are, so canceling again is harmless.',
+      },
+    })
+    .input(CancelBookingSeriesInputSchema)
+    .output(BookingSeriesSchema)
+    .mutation(({ ctx, input }) => cancelBookingSeries(ctx.em, ctx.principal.userId, input, ctx.clock.now())),
+});
