@@ -17,6 +17,7 @@ import { runAfterBooking } from './after-booking.ts';
 import { BOOKING_RETURNING, type BookingColumn, type BookingOwnRow, toBooking } from './booking.rows.ts';
 import type { Booking, CreateBookingInput } from './bookings.schemas.ts';
 import { bookingTransaction } from './booking-transaction.ts';
+import { type BookingLocation, resolveBookingLocation } from './booking-location.ts';
 import { reserveSlot } from './slot-reservation.ts';
 import type { IdempotencyScope } from '../../lib/idempotency-key.ts';
 import { claimIdempotencyKey, requestHash, storeIdempotentResponse } from './idempotency.ts';
@@ -44,9 +45,6 @@ export interface CreateBookingResult {
   /** True when this is the stored response of an earlier request with the same Idempotency-Key. */
   replayed: boolean;
 }
-
-/** The location kind stored when the invitee typed where to meet (the event type has no location settings). */
-export const INVITEE_LOCATION_KIND = 'invitee_input';
 
 const MINUTE = 60_000;
 
@@ -143,7 +141,16 @@ export type CreatedBookingRow = BookingOwnRow & { converted_lead_ids: string[] }
 
 /** The parameters of `BOOKING_STATEMENTS.create`, in its order. */
 export function bookingInsertParams(
-  row: { id: string; eventType: EventTypeRecord; hostId: string; start: Date; end: Date; blockIds: readonly string[] },
+  row: {
+    id: string;
+    eventType: EventTypeRecord;
+    hostId: string;
+    start: Date;
+    end: Date;
+    blockIds: readonly string[];
+    /** Where it happens, resolved from the request (`resolveBookingLocation`). */
+    location: BookingLocation | null;
+  },
   input: CreateBookingInput,
   manageTokenHash: string | null,
   now: Date,
@@ -165,8 +172,8 @@ export function bookingInsertParams(
     JSON.stringify(input.guests ?? []),
     JSON.stringify(input.answers ?? []),
     input.notes ?? null,
-    input.locationInput ? INVITEE_LOCATION_KIND : null,
-    input.locationInput ?? null,
+    row.location?.kind ?? null,
+    row.location?.value ?? null,
     manageTokenHash,
     now,
     now,
@@ -182,6 +189,7 @@ async function bookSlot(
   { eventType, calendars }: EventTypeForSlot,
 ): Promise<Booking> {
   assertBookable(eventType, input.durationMin);
+  const location = resolveBookingLocation(eventType.locations, input);
   const slot = await reserveSlot(tx, eventType, Date.parse(input.start), input.durationMin, options.now, { calendars });
   const { hostId, blockIds } = slot;
 
@@ -192,7 +200,7 @@ async function bookSlot(
     tx,
     'booking.create',
     BOOKING_STATEMENTS.create,
-    bookingInsertParams({ id: newId(), eventType, hostId, start: slot.start, end: slot.end, blockIds }, input, options.manageTokenHash ?? null, now),
+    bookingInsertParams({ id: newId(), eventType, hostId, start: slot.start, end: slot.end, blockIds, location }, input, options.manageTokenHash ?? null, now),
   );
   const { converted_lead_ids: convertedLeadIds, ...inserted } = created!;
   const booking = toBooking({ ...inserted, event_type_name: eventType.name, event_type_slug: eventType.slug });
