@@ -8,7 +8,7 @@ export const confirmation: Template = (input) => {
       subject: `New booking: ${facts.invitee.name}, ${facts.eventTypeName}`,
       heading: 'You have a new booking',
       paragraphs: [`${facts.invitee.name} booked ${facts.eventTypeName} with you.`],
-      details: [{ label: 'When', value: when(input) }, ...whereRow(facts), ...inviteeRows(facts)],
+      details: [{ label: 'When', value: when(input) }, ...whereRow(input), ...inviteeRows(facts)],
       action: null,
     };
   }
@@ -20,7 +20,7 @@ export const confirmation: Template = (input) => {
     subject: `Confirmed: ${meetingWithHost(facts)}`,
     heading: 'Your meeting is booked',
     paragraphs: [opening, 'The invitation is attached: open it to add the meeting to your calendar.'],
-    details: [{ label: 'When', value: when(input) }, ...whereRow(facts), { label: 'Host', value: facts.host.name }],
+    details: [{ label: 'When', value: when(input) }, ...whereRow(input), { label: 'Host', value: facts.host.name }],
     action: manageAction(input),
   };
 };
