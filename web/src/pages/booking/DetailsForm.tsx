@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { api, errorMessage, errorStatus } from '../../api.ts';
 import { TextField } from '../../components/fields.tsx';
 import { ErrorNotice } from '../../components/ui.tsx';
+import { LocationChoice, type LocationPick, locationRequest, pickProblems } from './LocationChoice.tsx';
 import type { Booking, EventTypeInfo, Slot } from './types.ts';
 
 export function isEmail(text: string): boolean {
@@ -11,6 +12,7 @@ export function isEmail(text: string): boolean {
 /** The invitee's name, e-mail and notes for the chosen time; a time taken meanwhile sends them back to the times. */
 export function DetailsForm(props: {
   eventType: EventTypeInfo;
+  hostName: string;
   privateKey: string | null;
   slot: Slot;
   duration: number;
@@ -22,7 +24,8 @@ export function DetailsForm(props: {
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [notes, setNotes] = useState('');
-  const [errors, setErrors] = useState<{ name?: string; email?: string; form?: string }>({});
+  const [place, setPlace] = useState<LocationPick>({ index: props.eventType.locations.length === 1 ? 0 : -1, text: '' });
+  const [errors, setErrors] = useState<{ name?: string; email?: string; choice?: string; text?: string; form?: string }>({});
   const [busy, setBusy] = useState(false);
   const headingRef = useRef<HTMLHeadingElement>(null);
 
@@ -30,11 +33,11 @@ export function DetailsForm(props: {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const found: typeof errors = {};
+    const found: typeof errors = { ...pickProblems(props.eventType.locations, place) };
     if (!name.trim()) found.name = 'Enter your name.';
     if (!isEmail(email)) found.email = 'Enter a valid e-mail address.';
     setErrors(found);
-    if (found.name || found.email) return;
+    if (found.name || found.email || found.choice || found.text) return;
     setBusy(true);
     try {
       const booking = await api.publicBooking.book.mutate({
@@ -44,6 +47,7 @@ export function DetailsForm(props: {
         durationMin: props.duration,
         invitee: { name: name.trim(), email: email.trim(), timezone: props.timeZone },
         ...(notes.trim() ? { notes: notes.trim() } : {}),
+        ...locationRequest(props.eventType.locations, place),
       });
       props.onBooked(booking);
     } catch (caught) {
@@ -86,6 +90,13 @@ export function DetailsForm(props: {
         maxLength={254}
         required
         onChange={(event) => setEmail(event.target.value)}
+      />
+      <LocationChoice
+        options={props.eventType.locations}
+        hostName={props.hostName}
+        pick={place}
+        onPick={setPlace}
+        errors={{ choice: errors.choice, text: errors.text }}
       />
       <TextField
         multiline
