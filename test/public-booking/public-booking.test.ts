@@ -62,6 +62,8 @@ describe('public booking procedures (/trpc publicBooking.*)', () => {
         seatsPerSlot: 1,
         requiresConfirmation: false,
         owner: { name: 'Berta Host', slug: ownerSlug, timezone: 'Europe/Berlin' },
+        description: null,
+        locations: [],
       });
       expect(res.headers['x-ratelimit-limit']).toBeDefined();
     });
