@@ -55,31 +55,37 @@ export function LocationsEditor({ locations, onChange }: { locations: LocationDr
             ? 'Every booking takes this place.'
             : 'The invitee chooses one of these places when booking.'}
       </p>
-      {locations.map((location, index) => {
-        const detail = DETAIL_FIELDS[location.kind];
-        return (
-          // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity but their place
-          <div className="filters location-row" key={index} data-testid="location">
-            <SelectField label="Kind" value={location.kind} onChange={(e) => change(index, { kind: e.target.value as LocationKind, text: '' })}>
-              {Object.entries(KIND_NAMES).map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </SelectField>
-            {detail ? (
-              <TextField grow label={detail.label} hint={detail.hint} type={detail.type} value={location.text} onChange={(e) => change(index, { text: e.target.value })} />
-            ) : (
-              <p className="muted grow location-note">
-                {location.kind === 'invitee_phone' ? 'The invitee gives their number when booking.' : 'The invitee types a place when booking.'}
-              </p>
-            )}
-            <button type="button" className="btn btn-small" onClick={() => onChange(locations.filter((_, at) => at !== index))}>
-              Remove
-            </button>
-          </div>
-        );
-      })}
+      {locations.length > 0 && (
+        <div className="location-list">
+          {locations.map((location, index) => {
+            const detail = DETAIL_FIELDS[location.kind];
+            return (
+              // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity but their place
+              <div className="location-row" key={index} data-testid="location">
+                <div className="location-fields">
+                  <SelectField label="Kind" value={location.kind} onChange={(e) => change(index, { kind: e.target.value as LocationKind, text: '' })}>
+                    {Object.entries(KIND_NAMES).map(([value, label]) => (
+                      <option key={value} value={value}>
+                        {label}
+                      </option>
+                    ))}
+                  </SelectField>
+                  {detail ? (
+                    <TextField label={detail.label} hint={detail.hint} type={detail.type} value={location.text} onChange={(e) => change(index, { text: e.target.value })} />
+                  ) : (
+                    <p className="muted location-note">
+                      {location.kind === 'invitee_phone' ? 'The invitee gives their number when booking.' : 'The invitee types a place when booking.'}
+                    </p>
+                  )}
+                </div>
+                <button type="button" className="btn btn-small location-remove" onClick={() => onChange(locations.filter((_, at) => at !== index))}>
+                  Remove
+                </button>
+              </div>
+            );
+          })}
+        </div>
+      )}
       {locations.length < MAX_LOCATIONS && (
         <div className="btn-row">
           <button type="button" className="btn btn-small" onClick={() => onChange([...locations, { kind: 'in_person', text: '' }])}>

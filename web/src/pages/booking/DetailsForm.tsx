@@ -95,7 +95,10 @@ export function DetailsForm(props: {
         options={props.eventType.locations}
         hostName={props.hostName}
         pick={place}
-        onPick={setPlace}
+        onPick={(next) => {
+          setPlace(next);
+          setErrors((previous) => ({ ...previous, choice: undefined, text: undefined }));
+        }}
         errors={{ choice: errors.choice, text: errors.text }}
       />
       <TextField

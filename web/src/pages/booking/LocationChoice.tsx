@@ -45,7 +45,7 @@ export function LocationChoice(props: {
     <>
       {options.length > 1 && (
         <fieldset className="location-choice" aria-describedby={props.errors.choice ? 'location-choice-error' : undefined}>
-          <legend className="label">Where should you meet?</legend>
+          <legend className="label">Where to meet</legend>
           <div className="choice-list">
             {options.map((option, index) => {
               const words = optionWords(option, props.hostName);
