@@ -26,7 +26,9 @@ export const bookingCreationRouter = router({
           'round-robin ones assign the least recently booked free host; collective ones need every host free. ' +
           'With an `Idempotency-Key`, a retry (same key, same body) returns the first response again with ' +
           '`Idempotent-Replayed: true` instead of a 409; the same key with another body is 422. ' +
-          "An unbooked lead of this event type with the invitee's e-mail (any letter case) becomes booked.",
+          "An unbooked lead of this event type with the invitee's e-mail (any letter case) becomes booked. " +
+          'Where it happens: `location` chooses one of the event type’s `locations` (it may be left out when there is ' +
+          'one; a missing or wrong choice is 400 naming the field), and the booking’s `location` says the place.',
       },
     })
     .input(CreateBookingInputSchema)
