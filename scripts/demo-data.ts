@@ -35,8 +35,25 @@ interface SeedUser {
 type EventTypeSeed = z.input<typeof CreateEventTypeInputSchema> & { slug: string; active: boolean };
 
 const TEAM_EVENT_TYPES: EventTypeSeed[] = [
-  { name: 'Intro call', slug: 'intro-call', kind: 'one_on_one', durationsMin: [30, 60], active: true, bufferAfterMin: 10 },
-  { name: 'Group workshop', slug: 'group-workshop', kind: 'group', durationsMin: [60], active: true, seatsPerSlot: 5 },
+  {
+    name: 'Intro call',
+    slug: 'intro-call',
+    kind: 'one_on_one',
+    durationsMin: [30, 60],
+    active: true,
+    bufferAfterMin: 10,
+    description: 'A first conversation: what you need, and whether we are a fit.',
+    locations: [{ kind: 'link', url: 'https://meet.example.com/intro' }],
+  },
+  {
+    name: 'Group workshop',
+    slug: 'group-workshop',
+    kind: 'group',
+    durationsMin: [60],
+    active: true,
+    seatsPerSlot: 5,
+    locations: [{ kind: 'in_person', address: 'Studio 3, 12 Harbour Street' }],
+  },
   { name: 'Legacy consultation', slug: 'legacy-consultation', kind: 'one_on_one', durationsMin: [45], active: false },
 ];
 

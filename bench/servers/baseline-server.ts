@@ -27,6 +27,7 @@ import {
 } from '../../src/modules/availability/availability.service.ts';
 import { type CalendarHost, computeSlotStarts } from '../../src/modules/availability/slots.ts';
 import { BOOKING_STATEMENTS, bookingInsertParams, type CreatedBookingRow } from '../../src/modules/bookings/booking-creation.service.ts';
+import { resolveBookingLocation } from '../../src/modules/bookings/booking-location.ts';
 import { BOOKING_COLUMNS, BOOKING_FROM, type BookingRow, toBooking } from '../../src/modules/bookings/booking.rows.ts';
 import { refreshLockedContact } from '../../src/modules/contacts/contacts.projection.ts';
 import {
@@ -524,7 +525,12 @@ async function bookOneOnOne(userId: string, input: ReturnType<typeof bookingBody
     const created = await client.query<CreatedBookingRow>({
       name: 'booking-create',
       text: numberPlaceholders(BOOKING_STATEMENTS.create),
-      values: bookingInsertParams({ id: randomUUID(), eventType, hostId: eventType.ownerId, start, end, blockIds: [blockId] }, input, null, now),
+      values: bookingInsertParams(
+        { id: randomUUID(), eventType, hostId: eventType.ownerId, start, end, blockIds: [blockId], location: resolveBookingLocation(eventType.locations, { locationInput: input.locationInput }) },
+        input,
+        null,
+        now,
+      ),
     });
     const { converted_lead_ids: convertedLeadIds, ...inserted } = created.rows[0]!;
     const tx = onClient(client);

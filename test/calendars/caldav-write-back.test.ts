@@ -139,6 +139,27 @@ describe('bookings written back to a CalDAV calendar (Radicale)', () => {
     expect(connection.body.bookingEvents).toEqual({ pending: 0, failed: 0, lastError: null });
   });
 
+  it('an online meeting is written with its link as LOCATION and URL, the booking’s page in the description', async () => {
+    const setup = await hostWithTarget();
+    const link = 'https://meet.example.com/hanna';
+    const patched = await t.http
+      .patch(`/api/v2/event-types/${setup.eventTypeId}`)
+      .set(...bearer(setup.host.token))
+      .send({ locations: [{ kind: 'link', url: link }, { kind: 'invitee_phone' }] });
+    expect(patched.status).toBe(200);
+    const created = await t.http
+      .post('/api/v2/bookings')
+      .set(...bearer(setup.host.token))
+      .send({ eventTypeId: setup.eventTypeId, start: at(2, 9).toISOString(), durationMin: 60, invitee: invitee(), location: { kind: 'link' } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    await eventStatus(setup, created.body.id, 'written');
+    const written = unfolded(await setup.account.calendarText(setup.calendarPath));
+    expect(written).toContain(`LOCATION:${link}`);
+    expect(written).toContain(`URL;VALUE=URI:${link}`);
+    expect(written).toContain(`Booking: http://localhost:3000/app/bookings?booking=${created.body.id}`);
+    expect(written).toContain(`Where: Online at ${link}`);
+  });
+
   it("writes a booking made on the public page, shows the invitee nothing of it, and deletes it on the invitee's cancellation", async () => {
     const setup = await hostWithTarget();
     const trpc = (path: string, input: unknown) => t.http.post(`/trpc/${path}`).send(superjson.serialize(input) as object);

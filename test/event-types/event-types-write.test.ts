@@ -103,6 +103,8 @@ describe('POST /api/v2/event-types', () => {
       rescheduleNoticeMin: 0,
       requiresConfirmation: false,
       recurrence: null,
+      description: null,
+      locations: [],
     });
     expect(await settings(res.body.id)).toEqual({ min_notice_min: 0, slot_interval_min: null, seats_per_slot: 1, private_link_key_hash: null });
 

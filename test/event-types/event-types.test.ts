@@ -89,6 +89,8 @@ describe('GET /api/v2/event-types', () => {
       rescheduleNoticeMin: 0,
       requiresConfirmation: false,
       recurrence: null,
+      description: null,
+      locations: [],
     });
     expect(byId.get(intro.id)).toEqual({
       id: intro.id,
@@ -115,6 +117,8 @@ describe('GET /api/v2/event-types', () => {
       rescheduleNoticeMin: 0,
       requiresConfirmation: false,
       recurrence: null,
+      description: null,
+      locations: [],
     });
     // The private link's key is stored hashed: a listing gives the page without it.
     expect(byId.get(hidden.id)).toMatchObject({ secret: true, url: `${base}/vip` });

@@ -63,6 +63,8 @@ describe('public booking procedures (/trpc publicBooking.*)', () => {
         requiresConfirmation: false,
         recurrence: null,
         owner: { name: 'Berta Host', slug: ownerSlug, timezone: 'Europe/Berlin' },
+        description: null,
+        locations: [],
       });
       expect(res.headers['x-ratelimit-limit']).toBeDefined();
     });

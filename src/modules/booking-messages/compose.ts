@@ -4,6 +4,7 @@
  * Pure apart from MJML's one-time compilation: the same stored message always composes to the same mail (the
  * dashboard shows it so).
  */
+import { locationSentence, meetingLink } from '../bookings/booking-location-text.ts';
 import type { MessageAudience, MessageKind } from './booking-messages.schemas.ts';
 import { bookingUid, invitationFile } from './invitation.ts';
 import { renderHtml, renderText } from './mail-layout.ts';
@@ -75,6 +76,15 @@ function carriesInvitation(message: StoredMessage): boolean {
   return false;
 }
 
+/** Where (said to the reader) and, in the invitee's copy, the manage link. */
+function invitationDescription(message: StoredMessage, manageUrl: string | null): string {
+  const { facts } = message;
+  const reader = { audience: message.audience, hostName: facts.host.name, inviteeName: facts.invitee.name };
+  const where = facts.place ? [`Where: ${locationSentence(facts.place, reader)}`] : [];
+  const manage = manageUrl ? [`To cancel or reschedule: ${manageUrl}`] : [];
+  return [...where, ...manage].join('\n\n') || `${facts.eventTypeName} with ${facts.host.name}`;
+}
+
 function invitationOf(message: StoredMessage, settings: MailSettings, manageUrl: string | null): ComposedMail['invitation'] {
   if (!carriesInvitation(message)) return null;
   const { facts } = message;
@@ -88,8 +98,9 @@ function invitationOf(message: StoredMessage, settings: MailSettings, manageUrl:
     end: new Date(facts.endAt),
     zone: message.time_zone,
     summary: `${facts.eventTypeName} with ${facts.host.name}`,
-    description: manageUrl ? `To cancel or reschedule: ${manageUrl}` : `${facts.eventTypeName} with ${facts.host.name}`,
+    description: invitationDescription(message, manageUrl),
     location: facts.location,
+    url: meetingLink(facts.place ?? null),
     organizer: { name: facts.host.name, email: facts.host.email },
     attendees: attendeesOf(facts).map(({ audience, email }) => (audience === 'invitee' ? { name: facts.invitee.name, email } : { email })),
   });

@@ -21,6 +21,8 @@ export interface InvitationFacts {
   summary: string;
   description: string;
   location: string | null;
+  /** The meeting's link, for an online meeting (URL). */
+  url: string | null;
   organizer: { name: string; email: string };
   attendees: { name?: string | undefined; email: string }[];
 }
@@ -46,6 +48,7 @@ export function invitationFile(facts: InvitationFacts): string {
     summary: facts.summary,
     description: facts.description,
     location: facts.location,
+    url: facts.url,
     organizer: facts.organizer,
     attendees: facts.attendees.map((attendee) => ({ ...attendee, role: ICalAttendeeRole.REQ })),
     status: facts.method === 'CANCEL' ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,

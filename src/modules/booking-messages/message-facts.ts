@@ -2,6 +2,8 @@
  * What a message says about its booking, as it was when the message was queued (stored with the message as
  * JSON), so a message sent late, or read in the dashboard later, says what was true when it was written.
  */
+import type { BookingLocation } from '../bookings/booking-location.ts';
+import { locationLine } from '../bookings/booking-location-text.ts';
 import type { Booking } from '../bookings/bookings.schemas.ts';
 
 export interface PersonFacts {
@@ -17,7 +19,10 @@ export interface MessageFacts {
   endAt: string;
   /** The time before a reschedule (update messages). */
   previous: { startAt: string; endAt: string } | null;
+  /** The place in one line (a calendar's LOCATION). */
   location: string | null;
+  /** The place as the booking has it; absent in messages queued before it was kept. */
+  place?: BookingLocation | null;
   invitee: PersonFacts;
   guests: string[];
   answers: { questionId: string; value: string }[];
@@ -46,7 +51,8 @@ export function factsOf(booking: Booking, previous?: { startAt: string; endAt: s
     startAt: booking.startAt,
     endAt: booking.endAt,
     previous: previous ?? null,
-    location: booking.location ? (booking.location.value ?? booking.location.kind) : null,
+    location: booking.location ? locationLine(booking.location) : null,
+    place: booking.location,
     invitee: booking.invitee,
     guests: booking.guests ?? [],
     answers: booking.answers ?? [],

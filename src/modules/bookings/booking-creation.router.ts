@@ -30,7 +30,9 @@ export const bookingCreationRouter = router({
           "An unbooked lead of this event type with the invitee's e-mail (any letter case) becomes booked. " +
           'With `holdId`, books the slot of your hold (POST /slot-holds) and ends it: nobody else could take it meanwhile; ' +
           'a hold that ended, or another credential’s, is 404, and a `start`, `durationMin` or `eventTypeId` other than ' +
-          'the hold’s is 400 on that field.',
+          'the hold’s is 400 on that field. ' +
+          'Where it happens: `location` chooses one of the event type’s `locations` (it may be left out when there is ' +
+          'one; a missing or wrong choice is 400 naming the field), and the booking’s `location` says the place.',
       },
     })
     .input(CreateBookingInputSchema)

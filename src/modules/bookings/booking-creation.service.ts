@@ -17,6 +17,7 @@ import { runAfterBooking } from './after-booking.ts';
 import { BOOKING_RETURNING, type BookingColumn, type BookingOwnRow, toBooking } from './booking.rows.ts';
 import type { Booking, CreateBookingInput } from './bookings.schemas.ts';
 import { bookingTransaction, lockHostCalendars } from './booking-transaction.ts';
+import { type BookingLocation, resolveBookingLocation } from './booking-location.ts';
 import { type ReservedSlot, reserveSlot } from './slot-reservation.ts';
 import { loadHosts } from '../availability/availability.service.ts';
 import { claimHold, endHold } from '../slot-holds/held-slot.ts';
@@ -48,9 +49,6 @@ export interface CreateBookingResult {
   /** True when this is the stored response of an earlier request with the same Idempotency-Key. */
   replayed: boolean;
 }
-
-/** The location kind stored when the invitee typed where to meet (the event type has no location settings). */
-export const INVITEE_LOCATION_KIND = 'invitee_input';
 
 const MINUTE = 60_000;
 
@@ -148,7 +146,17 @@ export type CreatedBookingRow = BookingOwnRow & { converted_lead_ids: string[] }
 
 /** The parameters of `BOOKING_STATEMENTS.create`, in its order. */
 export function bookingInsertParams(
-  row: { id: string; eventType: EventTypeRecord; hostId: string; start: Date; end: Date; blockIds: readonly string[]; seriesId?: string },
+  row: {
+    id: string;
+    eventType: EventTypeRecord;
+    hostId: string;
+    start: Date;
+    end: Date;
+    blockIds: readonly string[];
+    /** Where it happens, resolved from the request (`resolveBookingLocation`). */
+    location: BookingLocation | null;
+    seriesId?: string;
+  },
   input: CreateBookingInput,
   manageTokenHash: string | null,
   now: Date,
@@ -170,8 +178,8 @@ export function bookingInsertParams(
     JSON.stringify(input.guests ?? []),
     JSON.stringify(input.answers ?? []),
     input.notes ?? null,
-    input.locationInput ? INVITEE_LOCATION_KIND : null,
-    input.locationInput ?? null,
+    row.location?.kind ?? null,
+    row.location?.value ?? null,
     manageTokenHash,
     row.seriesId ?? null,
     now,
@@ -188,6 +196,7 @@ async function bookSlot(
   { eventType, calendars }: EventTypeForSlot,
 ): Promise<Booking> {
   assertBookable(eventType, input.durationMin);
+  const location = resolveBookingLocation(eventType.locations, input);
   const slot =
     input.holdId === undefined
       ? await reserveSlot(tx, eventType, Date.parse(input.start), input.durationMin, options.now, { calendars })
@@ -201,7 +210,7 @@ async function bookSlot(
     tx,
     'booking.create',
     BOOKING_STATEMENTS.create,
-    bookingInsertParams({ id: newId(), eventType, hostId, start: slot.start, end: slot.end, blockIds }, input, options.manageTokenHash ?? null, now),
+    bookingInsertParams({ id: newId(), eventType, hostId, start: slot.start, end: slot.end, blockIds, location }, input, options.manageTokenHash ?? null, now),
   );
   const { converted_lead_ids: convertedLeadIds, ...inserted } = created!;
   const booking = toBooking({ ...inserted, event_type_name: eventType.name, event_type_slug: eventType.slug });

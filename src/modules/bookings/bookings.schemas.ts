@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EXAMPLE } from '../../lib/examples.ts';
 import { TimeZoneSchema } from '../../lib/time.ts';
 import { EventTypeRefSchema } from '../event-types/event-types.schemas.ts';
+import { LOCATION_KINDS, LOCATION_LIMITS } from '../event-types/event-type-locations.schemas.ts';
 
 export const BOOKING_STATUSES = ['active', 'canceled', 'pending', 'declined'] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
@@ -47,14 +48,23 @@ export const BookingSchema = z
     status: BookingStatusSchema,
     location: z
       .object({
-        kind: z.string().meta({ description: 'The kind of place, e.g. `video`, `phone` or `in_person`.', examples: ['video'] }),
+        kind: z.string().meta({
+          description:
+            'The kind of place: `in_person` (at the address in `value`), `phone` (the invitee calls the host’s number in ' +
+            '`value`), `link` (online, at the URL in `value`), `invitee_phone` (the host calls the invitee’s number in ' +
+            '`value`) or `invitee_input` (the place the invitee typed, in `value`).',
+          examples: ['link'],
+        }),
         value: z
           .string()
           .nullable()
-          .meta({ description: 'The address, number or link, when the kind needs one.', examples: ['https://meet.example.com/ines-olivia'] }),
+          .meta({ description: 'The text to show: the address, number, link or typed place.', examples: ['https://meet.example.com/olivia'] }),
       })
       .nullable()
-      .describe('Where the meeting happens, as the invitee chose it.'),
+      .describe(
+        'Where the meeting happens, as the invitee chose it among the event type’s `locations` when it was booked (a ' +
+          'later change of the event type leaves it as it is; a reschedule keeps it); null when there is no place.',
+      ),
     invitee: z
       .object({
         name: z.string().meta({ description: 'The invitee’s name.', examples: [EXAMPLE.name] }),
@@ -138,6 +148,31 @@ export const BookingSchema = z
 
 export type Booking = z.infer<typeof BookingSchema>;
 
+/** The invitee's choice among the event type's locations. */
+export const BookingLocationChoiceSchema = z
+  .strictObject({
+    kind: z.enum(LOCATION_KINDS).meta({ description: 'The kind of one of the event type’s `locations`.', examples: ['in_person'] }),
+    value: z
+      .string()
+      .trim()
+      .min(1)
+      .max(LOCATION_LIMITS.inviteeTextMax)
+      .optional()
+      .meta({
+        description:
+          'For `invitee_phone`, the invitee’s number, and for `ask_invitee`, the place they name (both required). For ' +
+          'the host’s kinds, which address (number, link) when the event type offers several of that kind; leave it ' +
+          'out otherwise.',
+        examples: ['Torstraße 1, 10119 Berlin'],
+      }),
+  })
+  .meta({
+    id: 'BookingLocationChoice',
+    description:
+      'Which of the event type’s `locations` the meeting takes. With exactly one location it may be left out; with ' +
+      'several it is required; a kind the event type does not offer is 400.',
+  });
+
 /** The body of POST /bookings and of the public booking procedure: one schema for both, as the spec says. */
 export const CreateBookingInputSchema = z
   .object({
@@ -178,11 +213,18 @@ export const CreateBookingInputSchema = z
       .max(5000)
       .optional()
       .meta({ description: 'Anything the invitee wants to share before the meeting.', examples: ['I would like to talk about the Q1 plan.'] }),
+    location: BookingLocationChoiceSchema.optional(),
     locationInput: z
       .string()
       .max(500)
       .optional()
-      .meta({ description: 'The invitee’s input for the location, e.g. a phone number to call.', examples: ['+4915123456789'] }),
+      .meta({
+        description:
+          'The invitee’s input for the location, e.g. a phone number to call: the place itself when the event type has ' +
+          'no `locations` (stored as `invitee_input`); else the same as `location.value` for its `invitee_phone` or ' +
+          '`ask_invitee` location.',
+        examples: ['+4915123456789'],
+      }),
     holdId: z
       .string()
       .min(1)

@@ -11,7 +11,7 @@ const facts = {
   eventTypeName: 'Intro call',
   invitee: { name: 'Ivy; Invitee', email: 'ivy@example.test' },
   host: { name: 'Hanna Host', email: 'hanna@example.test' },
-  location: 'Room 1, Floor 2',
+  location: { kind: 'in_person', value: 'Room 1, Floor 2' },
   notes: 'About the plan',
   link: 'https://app.example.com/app/bookings?booking=b-1',
 };
@@ -38,6 +38,22 @@ describe('the calendar object a booking is written as', () => {
     expect(attendee.getParameter('schedule-agent')).toBe('CLIENT');
     expect(attendee.getParameter('partstat')).toBe('ACCEPTED');
     expect(String(event.getFirstPropertyValue('organizer')).toLowerCase()).toBe('mailto:hanna@example.test');
+  });
+
+  it('an online meeting: LOCATION and URL are its link, the booking page stays in the description', () => {
+    const link = 'https://meet.example.com/hanna';
+    const event = new ICAL.Component(ICAL.parse(bookingEventIcs({ ...facts, location: { kind: 'link', value: link } }))).getFirstSubcomponent('vevent')!;
+    expect(event.getFirstPropertyValue('location')).toBe(link);
+    expect(event.getFirstPropertyValue('url')).toBe(link);
+    expect(event.getFirstPropertyValue('description')).toContain(facts.link);
+  });
+
+  it('a phone call says who calls: the host calls the number the invitee gave', () => {
+    const location = { kind: 'invitee_phone', value: '+49 151 2345678' };
+    const event = new ICAL.Component(ICAL.parse(bookingEventIcs({ ...facts, location }))).getFirstSubcomponent('vevent')!;
+    expect(event.getFirstPropertyValue('location')).toBe('Phone: +49 151 2345678');
+    expect(event.getFirstPropertyValue('description')).toContain('Where: Call Ivy; Invitee at +49 151 2345678');
+    expect(event.getFirstPropertyValue('url')).toBe(facts.link);
   });
 
   it("links to the host's bookings page and takes the site's host name for the UID", () => {

@@ -1,6 +1,8 @@
 /**
  * The calendar object a booking is written as in its host's CalDAV calendar. Pure, so it is unit-tested alone.
  */
+import type { BookingLocation } from '../bookings/booking-location.ts';
+import { locationLine, locationSentence, meetingLink } from '../bookings/booking-location-text.ts';
 import ical, { ICalAttendeeRole, type ICalAttendeeScheduleAgent, ICalAttendeeStatus, ICalEventStatus, ICalEventTransparency } from 'ical-generator';
 
 export interface BookingEventFacts {
@@ -15,7 +17,7 @@ export interface BookingEventFacts {
   eventTypeName: string;
   invitee: { name: string; email: string };
   host: { name: string; email: string };
-  location: string | null;
+  location: BookingLocation | null;
   notes: string | null;
   /** The host's page for the booking in the dashboard. */
   link: string;
@@ -25,10 +27,15 @@ export interface BookingEventFacts {
  * One VEVENT in a VCALENDAR without METHOD (RFC 4791: stored calendar objects carry none). The host organizes, the
  * invitee attends with SCHEDULE-AGENT=CLIENT, so a server that schedules on its own (RFC 6638) sends the invitee
  * no invitation: the service has already told them. Times are UTC, which every client converts without a VTIMEZONE.
+ * URL is the meeting's link for an online meeting, else the booking's page in the dashboard.
  */
 export function bookingEventIcs(facts: BookingEventFacts): string {
   const calendar = ical({ prodId: { company: 'scheduling-api', product: 'bookings', language: 'EN' } });
-  const description = [`Booking: ${facts.link}`, ...(facts.notes ? [`Notes from ${facts.invitee.name}: ${facts.notes}`] : [])].join('\n\n');
+  const where = facts.location
+    ? [`Where: ${locationSentence(facts.location, { audience: 'host', hostName: facts.host.name, inviteeName: facts.invitee.name })}`]
+    : [];
+  const notes = facts.notes ? [`Notes from ${facts.invitee.name}: ${facts.notes}`] : [];
+  const description = [`Booking: ${facts.link}`, ...where, ...notes].join('\n\n');
   calendar.createEvent({
     id: facts.uid,
     sequence: facts.sequence,
@@ -37,8 +44,9 @@ export function bookingEventIcs(facts: BookingEventFacts): string {
     stamp: facts.stamp,
     summary: `${facts.eventTypeName} with ${facts.invitee.name}`,
     description,
-    location: facts.location,
-    url: facts.link,
+    location: facts.location ? locationLine(facts.location) : null,
+    // An online meeting's link is what the host needs from the event; the booking's page stays in the description.
+    url: meetingLink(facts.location) ?? facts.link,
     organizer: facts.host,
     attendees: [
       {

@@ -37,6 +37,7 @@ interface ClaimedEvent {
   end_at: SqlTimestamp;
   invitee_name: string;
   invitee_email: string;
+  location_kind: string | null;
   location_value: string | null;
   notes: string | null;
   event_type_name: string;
@@ -61,7 +62,7 @@ async function claim(em: EntityManager, settings: BookingEventSettings): Promise
        returning e.id, e.booking_id, e.host_id, e.calendar_id, e.uid, e.sequence, e.wanted, e.revision, e.attempts
      )
      select claimed.id, claimed.booking_id, claimed.uid, claimed.sequence, claimed.wanted, claimed.revision, claimed.attempts,
-            cal.remote_url, c.secret, b.start_at, b.end_at, b.invitee_name, b.invitee_email, b.location_value, b.notes,
+            cal.remote_url, c.secret, b.start_at, b.end_at, b.invitee_name, b.invitee_email, b.location_kind, b.location_value, b.notes,
             et.name as event_type_name, h.name as host_name, h.email as host_email
        from claimed
        join connected_calendar cal on cal.id = claimed.calendar_id
@@ -101,7 +102,7 @@ async function write(em: EntityManager, event: ClaimedEvent, settings: BookingEv
       eventTypeName: event.event_type_name,
       invitee: { name: event.invitee_name, email: event.invitee_email },
       host: { name: event.host_name ?? event.host_email, email: event.host_email },
-      location: event.location_value,
+      location: event.location_kind ? { kind: event.location_kind, value: event.location_value } : null,
       notes: event.notes,
       link: hostBookingLink(settings.siteUrl, event.booking_id),
     });

@@ -9,6 +9,7 @@ import {
   RequiresConfirmationSchema,
   RescheduleNoticeSchema,
 } from './event-type-rules.schemas.ts';
+import { EventTypeDescriptionSchema, EventTypeLocationsSchema } from './event-type-locations.schemas.ts';
 
 /** Limits of the writable event type settings (also in the OpenAPI document through the schemas). */
 export const EVENT_TYPE_LIMITS = {
@@ -118,6 +119,8 @@ export const CreateEventTypeInputSchema = z
       requiresConfirmation: RequiresConfirmationSchema.default(false),
       recurrence: RecurrenceSchema.default(null),
       reminders: RemindersSchema.default(() => DEFAULT_REMINDERS.map((reminder) => ({ ...reminder }))),
+      description: EventTypeDescriptionSchema.default(null),
+      locations: EventTypeLocationsSchema.default([]),
     },
     { error: (issue) => (issue.code === 'unrecognized_keys' ? unknownFieldsMessage(issue.keys) : undefined) },
   )
@@ -154,6 +157,10 @@ export const UpdateEventTypeInputSchema = z
       ),
       recurrence: RecurrenceSchema.optional(),
       reminders: RemindersSchema.optional(),
+      description: EventTypeDescriptionSchema.optional(),
+      locations: EventTypeLocationsSchema.optional().describe(
+        'Replaces the list as a whole; `[]` removes every place. Bookings already made keep the place they were booked with.',
+      ),
     },
     { error: (issue) => (issue.code === 'unrecognized_keys' ? unknownFieldsMessage(issue.keys) : undefined) },
   )

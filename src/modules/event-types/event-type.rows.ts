@@ -3,6 +3,7 @@
  * ORM entity): every query of it is SQL, and this is its one row type, select list and mapper.
  */
 import { type SqlTimestamp, toDate } from '../../lib/sql-values.ts';
+import type { EventTypeLocation } from './event-type-locations.schemas.ts';
 
 /** Who a reminder goes to: the invitee (and each guest), the host, or both. */
 export const REMINDER_AUDIENCES = ['invitee', 'host', 'both'] as const;
@@ -58,6 +59,8 @@ export interface EventTypeRow {
   reschedule_notice_min: number;
   requires_confirmation: boolean;
   recurrence_max_count: number | null;
+  description: string | null;
+  locations: EventTypeLocation[];
 }
 
 /** The select list that produces an EventTypeRow from `event_type et`. */
@@ -65,7 +68,8 @@ export const EVENT_TYPE_COLUMNS = `et.id, et.owner_id, et.name, et.slug, et.kind
   et.buffer_after_min, et.min_notice_min, et.slot_interval_min, et.seats_per_slot, et.color, et.active, et.secret,
   et.private_link_key_hash, et.organization_id, et.reminders, et.created_at, et.updated_at, et.booking_window_days,
   et.booking_window_start::text as booking_window_start, et.booking_window_end::text as booking_window_end, et.limit_per_day, et.limit_per_week, et.limit_per_month,
-  et.cancel_notice_min, et.reschedule_notice_min, et.requires_confirmation, et.recurrence_max_count`;
+  et.cancel_notice_min, et.reschedule_notice_min, et.requires_confirmation, et.recurrence_max_count, et.description,
+  et.locations`;
 
 /** An event type inside the service: what the slot engine, booking and the API representation are built from. */
 export interface EventTypeRecord {
@@ -100,6 +104,10 @@ export interface EventTypeRecord {
   requiresConfirmation: boolean;
   /** Null: invitees book one occurrence at a time; else the most occurrences a series may have. */
   recurrenceMaxCount: number | null;
+  /** Plain text for the booking page; null when none. */
+  description: string | null;
+  /** Where meetings happen; the invitee chooses when there are several. */
+  locations: EventTypeLocation[];
 }
 
 export function toEventType(row: EventTypeRow): EventTypeRecord {
@@ -129,6 +137,8 @@ export function toEventType(row: EventTypeRow): EventTypeRecord {
     rescheduleNoticeMin: row.reschedule_notice_min,
     requiresConfirmation: row.requires_confirmation,
     recurrenceMaxCount: row.recurrence_max_count,
+    description: row.description,
+    locations: row.locations,
   };
 }
 

@@ -8,7 +8,8 @@ import { createEventType, deactivateEventType, getEventType, listEventTypes, reg
 const SETTINGS_NOTE =
   'Every setting written is returned by every read. `minimumNoticeMin`, `slotIntervalMin`, `seatsPerSlot`, ' +
   '`bookingWindow` and `limits` shape the slots GET /availability offers (and POST /bookings accepts); a range ' +
-  'window whose `end` is before its `start`, or a limit below 1, is 400.';
+  'window whose `end` is before its `start`, or a limit below 1, is 400. `description` and `locations` show on the ' +
+  'booking page; with several locations the invitee chooses one (POST /bookings `location`).';
 
 export const eventTypesRouter = router({
   list: scopedProcedure('read:event-types')

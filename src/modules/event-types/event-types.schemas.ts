@@ -9,6 +9,7 @@ import {
   RequiresConfirmationSchema,
   RescheduleNoticeSchema,
 } from './event-type-rules.schemas.ts';
+import { EventTypeDescriptionSchema, EventTypeLocationsSchema } from './event-type-locations.schemas.ts';
 
 export const EventTypeKindSchema = z.enum(EVENT_TYPE_KINDS).meta({
   id: 'EventTypeKind',
@@ -90,6 +91,8 @@ export const EventTypeSchema = z
     rescheduleNoticeMin: RescheduleNoticeSchema,
     requiresConfirmation: RequiresConfirmationSchema,
     recurrence: RecurrenceSchema,
+    description: EventTypeDescriptionSchema,
+    locations: EventTypeLocationsSchema,
   })
   .meta({ id: 'EventType' });
 
@@ -139,5 +142,7 @@ export function toEventTypeDto(eventType: EventTypeRecord, url: string): EventTy
     rescheduleNoticeMin: eventType.rescheduleNoticeMin,
     requiresConfirmation: eventType.requiresConfirmation,
     recurrence: eventType.recurrenceMaxCount === null ? null : { maxCount: eventType.recurrenceMaxCount },
+    description: eventType.description,
+    locations: eventType.locations.map((location) => ({ ...location })),
   };
 }

@@ -98,6 +98,11 @@ function limitColumns(limits: BookingLimits | null): [number | null, number | nu
   return [limits?.perDay ?? null, limits?.perWeek ?? null, limits?.perMonth ?? null];
 }
 
+/** An empty description (after trimming) is none. */
+function descriptionColumn(description: string | null): string | null {
+  return description === null || description === '' ? null : description;
+}
+
 /** PostgreSQL unique_violation (23505) of the one-slug-per-owner constraint, wherever the ORM put it. */
 function isSlugTaken(error: unknown): boolean {
   for (let current = error, depth = 0; current && depth < 5; depth++) {
@@ -157,8 +162,8 @@ export async function createEventType(
                                  private_link_key_hash, organization_id, reminders, created_at, updated_at,
                                  booking_window_days, booking_window_start, booking_window_end,
                                  limit_per_day, limit_per_week, limit_per_month, cancel_notice_min,
-                                 reschedule_notice_min, requires_confirmation, recurrence_max_count)
-         values (?, ?, ?, ?, ?, ?::integer[], ?, ?, ?, ?, ?, ?, ?, ?, ?, null, ?::jsonb, ?, ?, ?, ?::date, ?::date, ?, ?, ?, ?, ?, ?, ?)`,
+                                 reschedule_notice_min, requires_confirmation, recurrence_max_count, description, locations)
+         values (?, ?, ?, ?, ?, ?::integer[], ?, ?, ?, ?, ?, ?, ?, ?, ?, null, ?::jsonb, ?, ?, ?, ?::date, ?::date, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb)`,
         [
           id,
           ownerId,
@@ -184,6 +189,8 @@ export async function createEventType(
           input.rescheduleNoticeMin,
           input.requiresConfirmation,
           input.recurrence?.maxCount ?? null,
+          descriptionColumn(input.description),
+          JSON.stringify(input.locations),
         ],
         'run',
       );
@@ -244,6 +251,8 @@ export async function updateEventType(
       if (input.requiresConfirmation !== undefined) set('requires_confirmation', input.requiresConfirmation);
       if (input.recurrence !== undefined) set('recurrence_max_count', input.recurrence?.maxCount ?? null);
       if (input.reminders !== undefined) set('reminders', JSON.stringify(input.reminders), '::jsonb');
+      if (input.description !== undefined) set('description', descriptionColumn(input.description));
+      if (input.locations !== undefined) set('locations', JSON.stringify(input.locations), '::jsonb');
       let privateLink: ReturnType<typeof newPrivateLinkKey> | undefined;
       if (input.secret === true && !(current.secret && current.privateLinkKeyHash !== null)) {
         privateLink = newPrivateLinkKey();

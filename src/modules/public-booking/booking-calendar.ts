@@ -15,7 +15,10 @@ export interface CalendarEventFacts {
   timezone: string;
   organizer: { name: string; email: string };
   attendee: { name: string; email: string };
+  /** The place in one line (LOCATION). */
   location: string | null;
+  /** An online meeting's link (URL). */
+  url: string | null;
   description: string;
   canceled: boolean;
   /** Grows each time the booking changes, so a calendar that imported an older copy takes the newer one. */
@@ -44,6 +47,7 @@ export function calendarFile(facts: CalendarEventFacts): string {
     summary: facts.title,
     description: facts.description,
     location: facts.location,
+    url: facts.url,
     organizer: facts.organizer,
     attendees: [{ name: facts.attendee.name, email: facts.attendee.email }],
     status: facts.canceled ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,

@@ -13,6 +13,7 @@ import { readBooking } from '../bookings/booking.rows.ts';
 import type { Booking } from '../bookings/bookings.schemas.ts';
 import { cancelBooking } from '../bookings/bookings.service.ts';
 import { eventTypeUrl } from '../event-types/event-types.schemas.ts';
+import { locationLine, locationSentence, meetingLink } from '../bookings/booking-location-text.ts';
 import { calendarFile, googleCalendarLink, outlookCalendarLink } from './booking-calendar.ts';
 import type { InviteeLinks, ManagedBooking } from './public-booking.schemas.ts';
 import { formatInZone } from '../availability/wall-clock.ts';
@@ -74,12 +75,18 @@ export async function managesBookingOf(em: EntityManager, token: string, eventTy
   return rows.length > 0;
 }
 
+/** Where the meeting happens, said to the invitee (who calls whom). */
+function whereLine(booking: Booking, hostName: string): string[] {
+  if (!booking.location) return [];
+  return [`Where: ${locationSentence(booking.location, { audience: 'invitee', hostName, inviteeName: booking.invitee?.name ?? '' })}`];
+}
+
 /** The links of a booking whose manage token is `token`. */
 function inviteeLinks(siteUrl: string, token: string, booking: Booking, row: ManagedRow): InviteeLinks {
   const manage = `${siteUrl}/book/manage/${token}`;
   const facts = calendarFacts(siteUrl, booking, row, '');
   // The third-party links never carry the manage secret; only the invitee's own .ics file does.
-  const description = `${booking.eventType.name} with ${facts.organizer.name}`;
+  const description = [...whereLine(booking, facts.organizer.name), `${booking.eventType.name} with ${facts.organizer.name}`].join('\n\n');
   return {
     manage,
     ics: `${manage}/event.ics`,
@@ -99,8 +106,9 @@ function calendarFacts(siteUrl: string, booking: Booking, row: ManagedRow, descr
     timezone: booking.invitee?.timezone ?? row.owner_timezone,
     organizer: { name: hostName, email: row.host_email },
     attendee: { name: booking.invitee?.name ?? '', email: booking.invitee?.email ?? '' },
-    location: booking.location?.value ?? null,
-    description,
+    location: booking.location ? locationLine(booking.location) : null,
+    url: meetingLink(booking.location),
+    description: [...whereLine(booking, hostName), ...(description ? [description] : [])].join('\n\n'),
     canceled: booking.status === 'canceled' || booking.status === 'declined',
     sequence: row.sequence,
   };

@@ -5,6 +5,7 @@ import { BookingSchema, CreateBookingInputSchema } from '../bookings/bookings.sc
 import { EventTypeSchema } from '../event-types/event-types.schemas.ts';
 import { CreateSlotHoldInputSchema, SlotHoldSchema } from '../slot-holds/slot-holds.schemas.ts';
 import { BookingSeriesSchema, CreateBookingSeriesInputSchema } from '../booking-series/booking-series.schemas.ts';
+import { LOCATION_KINDS } from '../event-types/event-type-locations.schemas.ts';
 
 /** A secret event type's private link key (the `key` of its link): every public read and write of it needs it. */
 const PrivateLinkKeySchema = z.string().max(200).nullish().describe('The private link key; required for a secret event type.');
@@ -80,6 +81,15 @@ export const PublicEventTypeSchema = EventTypeSchema.pick({
   seatsPerSlot: z.int().describe('Invitees per slot (more than 1 only for group event types).'),
   requiresConfirmation: z.boolean().describe('Bookings wait for the host to confirm them (the page says "request").'),
   owner: z.object({ name: z.string().nullable(), slug: z.string(), timezone: z.string() }),
+  description: z.string().nullable().describe('Plain text; line breaks kept.'),
+  locations: z
+    .array(
+      z.object({
+        kind: z.enum(LOCATION_KINDS),
+        address: z.string().nullable().describe('The address of an `in_person` location; null for the other kinds.'),
+      }),
+    )
+    .describe('The places to choose from; the host’s number and link are shown once booked.'),
 });
 
 export type PublicEventType = z.infer<typeof PublicEventTypeSchema>;

@@ -71,6 +71,10 @@ export async function getPublicEventType(
     requiresConfirmation: eventType.requiresConfirmation,
     recurrence: eventType.recurrenceMaxCount === null ? null : { maxCount: eventType.recurrenceMaxCount },
     owner: { name: row.owner_name, slug: row.owner_slug, timezone: row.owner_timezone },
+    description: eventType.description,
+    // Strangers see which kinds of place there are and the addresses to choose among; the host's number and
+    // meeting link reach only people who booked (the booking, its e-mails and the manage page carry them).
+    locations: eventType.locations.map((location) => ({ kind: location.kind, address: location.kind === 'in_person' ? location.address : null })),
   };
 }
 

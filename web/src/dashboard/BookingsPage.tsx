@@ -2,6 +2,7 @@ import { type FormEvent, Fragment, useEffect, useState } from 'react';
 import { api, errorMessage } from '../api.ts';
 import { SelectField, TextField } from '../components/fields.tsx';
 import { ErrorNotice, Spinner } from '../components/ui.tsx';
+import { WhereText } from '../components/WhereText.tsx';
 import { addDays, dateKey, dayStartIso, formatDateTime, formatTime, localDateOf, parseDateInput } from '../time.ts';
 import { type BookingItem, type EventTypeItem, titleCase } from './format.ts';
 import { BookingMessages } from './BookingMessages.tsx';
@@ -220,9 +221,8 @@ function BookingRow({ booking, onChanged }: { booking: BookingItem; onChanged: (
           </p>
         )}
         {booking.location && (
-          <p className="muted">
-            Location: {booking.location.kind}
-            {booking.location.value ? ` — ${booking.location.value}` : ''}
+          <p className="booking-where">
+            <WhereText location={booking.location} reader="host" other={booking.invitee?.name ?? 'the invitee'} />
           </p>
         )}
         <InviteeDetails booking={booking} />

@@ -3,6 +3,7 @@ import { api, errorMessage } from '../api.ts';
 import { SelectField, TextField } from '../components/fields.tsx';
 import { ErrorNotice } from '../components/ui.tsx';
 import type { EventTypeItem } from './format.ts';
+import { type LocationDraft, LocationsEditor, locationDraftOf, locationsOf } from './LocationsEditor.tsx';
 import { titleCase } from './format.ts';
 import { useSession } from './session.ts';
 
@@ -37,6 +38,8 @@ interface Draft {
   requiresConfirmation: boolean;
   recurrenceMaxCount: string;
   reminders: ReminderDraft[];
+  description: string;
+  locations: LocationDraft[];
 }
 
 /** The settings typed as text. */
@@ -71,6 +74,8 @@ function draftOf(existing?: EventTypeItem): Draft {
     requiresConfirmation: existing?.requiresConfirmation ?? false,
     recurrenceMaxCount: shown(existing?.recurrence?.maxCount),
     reminders: (existing?.reminders ?? [{ offsetMin: 1440, to: 'invitee' as const }]).map((reminder) => ({ offsetMin: String(reminder.offsetMin), to: reminder.to })),
+    description: existing?.description ?? '',
+    locations: (existing?.locations ?? []).map(locationDraftOf),
   };
 }
 
@@ -123,6 +128,9 @@ function fieldsOf(draft: Draft, existing?: EventTypeItem) {
     requiresConfirmation: draft.requiresConfirmation,
     recurrence: recurrence === undefined ? null : { maxCount: recurrence },
     reminders: draft.reminders.map((reminder) => ({ offsetMin: whole(reminder.offsetMin), to: reminder.to })),
+    // Blank is no description, as the API returns it.
+    description: draft.description.trim() === '' ? null : draft.description.trim(),
+    locations: locationsOf(draft.locations),
   };
 }
 
@@ -187,6 +195,20 @@ export function EventTypeForm(props: { existing?: EventTypeItem; onSaved: (event
         {(existing?.kind ?? draft.kind) === 'group' && text('seatsPerSlot', 'Seats per slot', 'Invitees per slot, 2 to 1000.', 'numeric')}
         <TextField label="Color" type="color" className="color-input" value={draft.color} onChange={(e) => set({ color: e.target.value })} />
       </div>
+      <TextField
+        multiline
+        label={
+          <>
+            Description <span className="muted">(optional)</span>
+          </>
+        }
+        hint="Shown on the booking page as plain text; line breaks are kept."
+        rows={3}
+        maxLength={2000}
+        value={draft.description}
+        onChange={(e) => set({ description: e.target.value })}
+      />
+      <LocationsEditor locations={draft.locations} onChange={(locations) => set({ locations })} />
       <fieldset className="form-grid" aria-label="Booking rules">
         <legend className="label">Booking rules</legend>
         <SelectField label="Booking window" hint="Which dates can be booked, in each host's time zone." value={draft.window} onChange={(e) => set({ window: e.target.value as Draft['window'] })}>

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { api, errorMessage } from '../api.ts';
 import { CopyField, ErrorNotice } from '../components/ui.tsx';
 import { embedSnippet } from '../embed.ts';
+import { placesSummary } from '../locations.ts';
 import { EventTypeForm } from './EventTypeForm.tsx';
 import type { EventTypeItem } from './format.ts';
 import { titleCase } from './format.ts';
@@ -120,6 +121,11 @@ function EventTypeRow({ eventType, freshLink, onSaved }: { eventType: EventTypeI
             <span className={`badge ${eventType.active ? 'badge-accent' : 'badge-neutral'}`}>{eventType.active ? 'Active' : 'Inactive'}</span>
           </div>
         </div>
+        {eventType.locations.length > 0 && (
+          <p className="muted" data-testid="event-type-places">
+            Where: {placesSummary(eventType.locations)}
+          </p>
+        )}
         {eventType.secret && !freshLink && (
           <p className="muted">
             Secret: bookable only through its private link, which is shown once, when it is made. Lost it? Make a new one

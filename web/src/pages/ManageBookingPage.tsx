@@ -7,7 +7,8 @@ import { ErrorNotice, Spinner } from '../components/ui.tsx';
 import { browserTimeZone, formatDateTime, formatSlot } from '../time.ts';
 import { Confirmation } from './booking/Confirmation.tsx';
 import { SlotPicker } from './booking/SlotPicker.tsx';
-import { BookingSummary, ClockIcon, TimeZoneFact } from './booking/Summary.tsx';
+import { BookingSummary, ClockIcon, PinIcon, TimeZoneFact } from './booking/Summary.tsx';
+import { WhereText } from '../components/WhereText.tsx';
 import type { Slot } from './booking/types.ts';
 
 type Managed = RouterOutputs['publicBooking']['managed'];
@@ -87,6 +88,12 @@ function ManageBooking(props: { token: string; managed: Managed; onChange: (mana
               <span data-testid="managed-when">{formatSlot({ start: booking.startAt, end: booking.endAt }, timeZone)}</span>
             </li>
             <TimeZoneFact timeZone={timeZone} />
+            {booking.location && (
+              <li>
+                <PinIcon />
+                <WhereText location={booking.location} reader="invitee" other={hostName} />
+              </li>
+            )}
           </ul>
           <p className={canceled ? 'notice notice-warning' : 'notice notice-info'} data-testid="managed-status">
             {statusText(booking, hostName)}

@@ -16,7 +16,7 @@ export const confirmation: Template = (input) => {
           ? `You confirmed ${facts.invitee.name}’s request for ${facts.eventTypeName}: they have the invitation now.`
           : `${facts.invitee.name} booked ${facts.eventTypeName} with you.`,
       ],
-      details: [{ label: 'When', value: when(input) }, ...whereRow(facts), ...inviteeRows(facts)],
+      details: [{ label: 'When', value: when(input) }, ...whereRow(input), ...inviteeRows(facts)],
       action: null,
     };
   }
@@ -34,7 +34,7 @@ export const confirmation: Template = (input) => {
     subject: `Confirmed: ${meetingWithHost(facts)}`,
     heading: confirmed ? 'Your meeting is confirmed' : 'Your meeting is booked',
     paragraphs: [opening, 'The invitation is attached: open it to add the meeting to your calendar.'],
-    details: [{ label: 'When', value: when(input) }, ...whereRow(facts), { label: 'Host', value: facts.host.name }],
+    details: [{ label: 'When', value: when(input) }, ...whereRow(input), { label: 'Host', value: facts.host.name }],
     action: manageAction(input),
   };
 };

@@ -11,7 +11,7 @@ export const reminder: Template = (input) => {
       subject: `Reminder: ${meeting} ${soon}`,
       heading: 'Your meeting is coming up',
       paragraphs: [`${meeting} starts ${soon}.`],
-      details: [{ label: 'When', value: when(input) }, ...whereRow(facts), { label: 'Invitee', value: `${facts.invitee.name} <${facts.invitee.email}>` }],
+      details: [{ label: 'When', value: when(input) }, ...whereRow(input), { label: 'Invitee', value: `${facts.invitee.name} <${facts.invitee.email}>` }],
       action: null,
     };
   }
@@ -19,7 +19,7 @@ export const reminder: Template = (input) => {
     subject: `Reminder: ${meetingWithHost(facts)} ${soon}`,
     heading: 'Your meeting is coming up',
     paragraphs: [`${meetingWithHost(facts)} starts ${soon}.`],
-    details: [{ label: 'When', value: when(input) }, ...whereRow(facts), { label: 'Host', value: facts.host.name }],
+    details: [{ label: 'When', value: when(input) }, ...whereRow(input), { label: 'Host', value: facts.host.name }],
     action: manageAction(input),
   };
 };

@@ -3,6 +3,7 @@
  * (MJML) and the text part. One template per kind of message (confirmation.ts, update.ts, cancellation.ts,
  * reminder.ts, request.ts, decline.ts); each writes for the invitee, a guest or the host.
  */
+import { locationSentence } from '../../bookings/booking-location-text.ts';
 import type { MessageAudience } from '../booking-messages.schemas.ts';
 import type { MessageFacts } from '../message-facts.ts';
 import { formatMeetingTime } from '../message-time.ts';
@@ -42,8 +43,12 @@ export function meetingWithHost(facts: MessageFacts): string {
   return `${facts.eventTypeName} with ${facts.host.name}`;
 }
 
-export function whereRow(facts: MessageFacts): MailContent['details'] {
-  return facts.location ? [{ label: 'Where', value: facts.location }] : [];
+/** Where the meeting happens, said to the reader (who calls whom); messages queued before `place` say the line. */
+export function whereRow(input: TemplateInput): MailContent['details'] {
+  const { facts } = input;
+  const reader = { audience: input.audience, hostName: facts.host.name, inviteeName: facts.invitee.name };
+  const text = facts.place ? locationSentence(facts.place, reader) : facts.location;
+  return text ? [{ label: 'Where', value: text }] : [];
 }
 
 /** The invitee, their guests, notes and answers: what the host needs to know about who is coming. */

@@ -18,7 +18,7 @@ export const update: Template = (input) => {
       subject: `Rescheduled: ${facts.invitee.name}, ${facts.eventTypeName}`,
       heading: 'A booking has moved',
       paragraphs: [`${facts.eventTypeName} with ${facts.invitee.name} has a new time.`],
-      details: [{ label: 'Now', value: when(input) }, ...before(input), ...whereRow(facts), ...inviteeRows(facts)],
+      details: [{ label: 'Now', value: when(input) }, ...before(input), ...whereRow(input), ...inviteeRows(facts)],
       action: null,
     };
   }
@@ -29,7 +29,7 @@ export const update: Template = (input) => {
       `${facts.eventTypeName} with ${facts.host.name} has moved.`,
       'The updated invitation is attached: your calendar moves the meeting when you open it.',
     ],
-    details: [{ label: 'Now', value: when(input) }, ...before(input), ...whereRow(facts), { label: 'Host', value: facts.host.name }],
+    details: [{ label: 'Now', value: when(input) }, ...before(input), ...whereRow(input), { label: 'Host', value: facts.host.name }],
     action: manageAction(input),
   };
 };

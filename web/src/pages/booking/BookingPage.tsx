@@ -9,7 +9,8 @@ import { formatSlot } from '../../time.ts';
 import { formatDurations } from './format.ts';
 import { LeadForm } from './LeadForm.tsx';
 import { SlotPicker } from './SlotPicker.tsx';
-import { BookingSummary, ClockIcon, PeopleIcon, TimeZoneFact } from './Summary.tsx';
+import { BookingSummary, ClockIcon, PeopleIcon, PinIcon, TimeZoneFact } from './Summary.tsx';
+import { placesLine } from '../../locations.ts';
 import type { EventTypeInfo } from './types.ts';
 
 /** /book/:userSlug/:eventTypeSlug — pick a duration and a time, then book it or leave your details. */
@@ -74,6 +75,14 @@ function Booker({ eventType, privateKey }: { eventType: EventTypeInfo; privateKe
               <span>{formatDurations(eventType.durationsMin)}</span>
             </li>
             <TimeZoneFact timeZone={timeZone} />
+            {eventType.locations.length > 0 && (
+              <li>
+                <PinIcon />
+                <span className="keep-lines break" data-testid="event-places">
+                  {placesLine(eventType.locations, hostName)}
+                </span>
+              </li>
+            )}
             {eventType.seatsPerSlot > 1 && (
               <li>
                 <PeopleIcon />
@@ -81,6 +90,11 @@ function Booker({ eventType, privateKey }: { eventType: EventTypeInfo; privateKe
               </li>
             )}
           </ul>
+          {eventType.description && (
+            <p className="booking-description keep-lines" data-testid="event-description">
+              {eventType.description}
+            </p>
+          )}
           {step.kind === 'details' && (
             <p className="selected-slot" data-testid="selected-slot">
               {formatSlot(step.slot, timeZone)}
@@ -108,6 +122,7 @@ function Booker({ eventType, privateKey }: { eventType: EventTypeInfo; privateKe
           {step.kind === 'details' && (
             <DetailsForm
               eventType={eventType}
+              hostName={hostName}
               privateKey={privateKey}
               slot={step.slot}
               hold={step.hold}

@@ -1,5 +1,6 @@
 import { type ReactNode, useCallback, useEffect, useRef } from 'react';
 import { AddToCalendar, ManageLink } from '../../components/InviteeLinks.tsx';
+import { WhereText } from '../../components/WhereText.tsx';
 import { formatSlot } from '../../time.ts';
 import type { BookedSeries, Booking } from './types.ts';
 
@@ -45,6 +46,14 @@ export function BookedConfirmation(props: { eventName: string; hostName: string;
         </dd>
         <dt>With</dt>
         <dd>{props.hostName}</dd>
+        {booking.location && (
+          <>
+            <dt>Where</dt>
+            <dd>
+              <WhereText location={booking.location} reader="invitee" other={props.hostName} />
+            </dd>
+          </>
+        )}
         {booking.invitee && (
           <>
             <dt>Invitee</dt>

@@ -4,6 +4,7 @@ import { TextField } from '../../components/fields.tsx';
 import { ErrorNotice } from '../../components/ui.tsx';
 import { formatDayTime, formatTime } from '../../time.ts';
 import type { HoldState } from './booking-flow.ts';
+import { LocationChoice, type LocationPick, locationRequest, pickProblems } from './LocationChoice.tsx';
 import { type Repeat, RepeatFields } from './RepeatFields.tsx';
 import type { BookedSeries, Booking, EventTypeInfo, Slot } from './types.ts';
 
@@ -17,6 +18,7 @@ export function isEmail(text: string): boolean {
  */
 export function DetailsForm(props: {
   eventType: EventTypeInfo;
+  hostName: string;
   privateKey: string | null;
   slot: Slot;
   hold: HoldState;
@@ -31,7 +33,8 @@ export function DetailsForm(props: {
   const [email, setEmail] = useState('');
   const [notes, setNotes] = useState('');
   const [repeat, setRepeat] = useState<Repeat>({ frequency: 'none' });
-  const [errors, setErrors] = useState<{ name?: string; email?: string; form?: string; dates?: string[] }>({});
+  const [place, setPlace] = useState<LocationPick>({ index: props.eventType.locations.length === 1 ? 0 : -1, text: '' });
+  const [errors, setErrors] = useState<{ name?: string; email?: string; choice?: string; text?: string; form?: string; dates?: string[] }>({});
   const [busy, setBusy] = useState(false);
   const headingRef = useRef<HTMLHeadingElement>(null);
 
@@ -39,11 +42,11 @@ export function DetailsForm(props: {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const found: typeof errors = {};
+    const found: typeof errors = { ...pickProblems(props.eventType.locations, place) };
     if (!name.trim()) found.name = 'Enter your name.';
     if (!isEmail(email)) found.email = 'Enter a valid e-mail address.';
     setErrors(found);
-    if (found.name || found.email) return;
+    if (found.name || found.email || found.choice || found.text) return;
     setBusy(true);
     const common = {
       eventTypeId: props.eventType.id,
@@ -51,6 +54,7 @@ export function DetailsForm(props: {
       durationMin: props.duration,
       invitee: { name: name.trim(), email: email.trim(), timezone: props.timeZone },
       ...(notes.trim() ? { notes: notes.trim() } : {}),
+      ...locationRequest(props.eventType.locations, place),
     };
     const { hold } = props;
     try {
@@ -120,6 +124,16 @@ export function DetailsForm(props: {
         maxLength={254}
         required
         onChange={(event) => setEmail(event.target.value)}
+      />
+      <LocationChoice
+        options={props.eventType.locations}
+        hostName={props.hostName}
+        pick={place}
+        onPick={(next) => {
+          setPlace(next);
+          setErrors((previous) => ({ ...previous, choice: undefined, text: undefined }));
+        }}
+        errors={{ choice: errors.choice, text: errors.text }}
       />
       <TextField
         multiline
