@@ -313,6 +313,15 @@ describe("SIGTERM's lame-duck period (SHUTDOWN_DELAY)", () => {
     expect(await exitWithin(service, EXIT_WITHIN_MS)).toEqual({ code: 0, signal: null });
   });
 
+  it('takes a SIGTERM sent the moment the service says it listens through the lame-duck period to exit 0', async () => {
+    // The service signals itself while writing its start line: no reader of that line can be quicker.
+    const preload = `--import=${fileURLToPath(new URL('../helpers/sigterm-at-start-line.ts', import.meta.url))}`;
+    service = await startService({ DATABASE_URL: database.url, ...LAME_DUCK, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${preload}` });
+    expect(await exitWithin(service, 300 + EXIT_WITHIN_MS)).toEqual({ code: 0, signal: null });
+    expect(service.log.some((line) => String(line.msg).startsWith('stopping: /readyz fails'))).toBe(true);
+    expect(service.log.find((line) => line.msg === 'stopped')).toMatchObject({ clean: true });
+  });
+
   it('gives every booking sent before and just after the signal its own answer', async () => {
     service = await startService({ DATABASE_URL: database.url, SHUTDOWN_DELAY: '1s', ...HOLD });
     const agent = new http.Agent({ keepAlive: true, maxSockets: 2 * BOOKINGS });
@@ -340,26 +349,6 @@ describe("SIGTERM's lame-duck period (SHUTDOWN_DELAY)", () => {
     } finally {
       agent.destroy();
     }
-  });
-});
-
-describe('SIGTERM the moment the service says it listens', () => {
-  let database: TestDatabase;
-  let service: ServiceProcess | undefined;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-  afterEach(() => service?.kill());
-  afterAll(() => database.drop());
-
-  it('is a graceful stop: the lame-duck period, then exit 0', async () => {
-    // The service signals itself while writing its start line: no reader of that line can be quicker.
-    const preload = `--import=${fileURLToPath(new URL('../helpers/sigterm-at-start-line.ts', import.meta.url))}`;
-    service = await startService({ DATABASE_URL: database.url, ...LAME_DUCK, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${preload}` });
-    expect(await exitWithin(service, 300 + EXIT_WITHIN_MS)).toEqual({ code: 0, signal: null });
-    expect(service.log.some((line) => String(line.msg).startsWith('stopping: /readyz fails'))).toBe(true);
-    expect(service.log.find((line) => line.msg === 'stopped')).toMatchObject({ clean: true });
   });
 });
 
