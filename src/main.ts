@@ -12,20 +12,6 @@ const database = await openDatabase(env, (line) => console.error(line));
 await migrate(database.orm);
 const app = await buildApp({ env, orm: database.orm, databaseUrl: database.url });
 await app.fastify.listen({ port: env.PORT, host: env.HOST });
-// One write for the whole block: the log's own lines (Fastify's "Server listening at …") go to the same stdout
-// asynchronously and would otherwise land between these.
-console.log(
-  [
-    `Scheduling API listening on ${env.SITE_URL} (bound to ${env.HOST}:${env.PORT})`,
-    ...addressesToOpen(env.SITE_URL).map(({ label, url }) => `  ${label.padEnd(32)} ${url}`),
-    env.SIGNUP_PLAN === 'off'
-      ? '  Sign-up is off (SIGNUP_PLAN=off): create accounts with `npm run cli -- user create`.'
-      : `  ${`Sign up (${env.SIGNUP_PLAN} plan)`.padEnd(32)} ${env.SITE_URL}/signup`,
-    '  Demo accounts, their logins and booking pages: npm run seed',
-    `  ${mailStartLine(env)}`,
-  ].join('\n'),
-);
-
 const log = app.fastify.log;
 let stopping = false;
 
@@ -77,5 +63,21 @@ async function closed(what: string, close: () => Promise<void>): Promise<boolean
   }
 }
 
+// Before the start is announced: whoever stops the service on seeing the line below (an orchestrator, a test) must
+// reach shutdown(), not Node's default for these signals, which ends the process at once.
 process.on('SIGINT', (signal) => void shutdown(signal));
 process.on('SIGTERM', (signal) => void shutdown(signal));
+
+// One write for the whole block: the log's own lines (Fastify's "Server listening at …") go to the same stdout
+// asynchronously and would otherwise land between these.
+console.log(
+  [
+    `Scheduling API listening on ${env.SITE_URL} (bound to ${env.HOST}:${env.PORT})`,
+    ...addressesToOpen(env.SITE_URL).map(({ label, url }) => `  ${label.padEnd(32)} ${url}`),
+    env.SIGNUP_PLAN === 'off'
+      ? '  Sign-up is off (SIGNUP_PLAN=off): create accounts with `npm run cli -- user create`.'
+      : `  ${`Sign up (${env.SIGNUP_PLAN} plan)`.padEnd(32)} ${env.SITE_URL}/signup`,
+    '  Demo accounts, their logins and booking pages: npm run seed',
+    `  ${mailStartLine(env)}`,
+  ].join('\n'),
+);

@@ -13,33 +13,19 @@ export function startPollingWorker(options: {
   pollMs: number;
   onError: (error: unknown) => void;
 }): { stop(): Promise<void> } {
-  let stopped = false;
-  let wake: (() => void) | undefined;
-  const stopping = new AbortController();
+  const control = pollControl();
   const loop = (async () => {
-    while (!stopped) {
+    while (!control.stopped) {
       let claimed = 0;
       try {
-        claimed = await options.runBatch(stopping.signal);
+        claimed = await options.runBatch(control.signal);
       } catch (error) {
         options.onError(error);
       }
-      if (claimed < options.batch && !stopped) {
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-          setTimeout(resolve, options.pollMs).unref();
-        });
-      }
+      if (claimed < options.batch && !control.stopped) await control.pause(options.pollMs);
     }
   })();
-  return {
-    async stop() {
-      stopped = true;
-      stopping.abort();
-      wake?.();
-      await loop;
-    },
-  };
+  return { stop: () => control.stop(loop) };
 }
 
 /**
@@ -56,22 +42,20 @@ export function startJobPool<Job>(options: {
   pollMs: number;
   onError: (error: unknown) => void;
 }): { stop(): Promise<void> } {
-  let stopped = false;
-  let wake: (() => void) | undefined;
-  const stopping = new AbortController();
+  const control = pollControl();
   const running = new Set<Promise<void>>();
   const start = (job: Job) => {
     const done: Promise<void> = options
-      .run(job, stopping.signal)
+      .run(job, control.signal)
       .catch(options.onError)
       .finally(() => {
         running.delete(done);
-        wake?.();
+        control.wake();
       });
     running.add(done);
   };
   const loop = (async () => {
-    while (!stopped) {
+    while (!control.stopped) {
       const free = options.concurrency - running.size;
       let claimed: Job[] = [];
       if (free > 0) {
@@ -83,17 +67,33 @@ export function startJobPool<Job>(options: {
       }
       for (const job of claimed) start(job);
       // A full claim may leave more due: claim again at once. Otherwise wait for the next poll or a free place.
-      if ((free === 0 || claimed.length < free) && !stopped) {
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-          setTimeout(resolve, options.pollMs).unref();
-        });
-      }
+      if ((free === 0 || claimed.length < free) && !control.stopped) await control.pause(options.pollMs);
     }
     await Promise.all(running);
   })();
+  return { stop: () => control.stop(loop) };
+}
+
+/**
+ * What both loops share: the pause between polls, which `wake()` and the stop end early, and the stop, which tells
+ * the work in hand to give up (`signal`) and waits for the loop to end.
+ */
+function pollControl() {
+  let stopped = false;
+  let wake: (() => void) | undefined;
+  const stopping = new AbortController();
   return {
-    async stop() {
+    get stopped() {
+      return stopped;
+    },
+    signal: stopping.signal,
+    wake: () => wake?.(),
+    pause: (ms: number) =>
+      new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, ms).unref();
+      }),
+    async stop(loop: Promise<void>) {
       stopped = true;
       stopping.abort();
       wake?.();

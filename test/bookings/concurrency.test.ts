@@ -1,9 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { BOOKING_CONTENTION } from '../../src/config/timeouts.ts';
 import { fixedClock } from '../../src/lib/clock.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
 import { invitee, setSchedule, WEEKDAYS_9_TO_5 } from './fixtures.ts';
 import { createEventType, type EventTypeOptions } from '../helpers/booking-factories.ts';
+
+/**
+ * These races are about who wins, not about how long a queue may wait: every loser must get its turn and learn
+ * that the slot is taken, however slow a loaded machine makes each turn. On such a machine the 59 turns behind
+ * one winner outlast the default 2 s wait (BOOKING_WAIT_MS, read once at import), and the last ones answer the
+ * busy calendar's 409 instead; that budget is tested in lock-waiters.test.ts and test/faults/timeouts.test.ts.
+ */
+const WAIT_BEFORE = vi.hoisted(() => {
+  const before = process.env.BOOKING_WAIT_MS;
+  process.env.BOOKING_WAIT_MS = '25000';
+  return before;
+});
+if (WAIT_BEFORE === undefined) delete process.env.BOOKING_WAIT_MS;
+else process.env.BOOKING_WAIT_MS = WAIT_BEFORE;
 
 const NOW = '2026-03-01T12:00:00Z';
 const CONCURRENT = 60;
@@ -12,6 +27,7 @@ describe('concurrent POST /api/v2/bookings never double-books', () => {
   let t: TestApp;
 
   beforeAll(async () => {
+    expect(BOOKING_CONTENTION.hostLockMs, 'the wait these races run with').toBe(25_000);
     t = await startTestApp({ clock: fixedClock(NOW) });
   });
   afterAll(() => t.close());

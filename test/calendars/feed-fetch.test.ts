@@ -51,7 +51,16 @@ describe('fetching a calendar feed', () => {
     server.serve('/gone.ics', (_req, res) => res.writeHead(500).end());
     expect(await fetchFeed(server.url('/gone.ics'), NONE, LOCAL)).toEqual({ kind: 'failed', error: 'the calendar server answered 500' });
     server.serve('/huge.ics', (_req, res) => res.writeHead(200, { 'content-length': String(11 * 1024 * 1024) }).end());
-    expect(await fetchFeed(server.url('/huge.ics'), NONE, LOCAL)).toEqual({ kind: 'failed', error: 'the feed is larger than 10 MB' });
+    expect(await fetchFeed(server.url('/huge.ics'), NONE, LOCAL)).toEqual({ kind: 'failed', error: "the calendar server's answer is larger than 10 MB" });
+    // Without a Content-Length, the read stops once the body passes the limit.
+    server.serve('/streamed.ics', (_req, res) => {
+      res.writeHead(200);
+      const megabyte = Buffer.alloc(1024 * 1024, 'x');
+      const more = (left: number) => (left === 0 ? res.end() : res.write(megabyte, () => more(left - 1)));
+      res.on('error', () => undefined);
+      more(11);
+    });
+    expect(await fetchFeed(server.url('/streamed.ics'), NONE, LOCAL)).toEqual({ kind: 'failed', error: "the calendar server's answer is larger than 10 MB" });
     server.serve('/hang.ics', () => undefined);
     const hung = await fetchFeed(server.url('/hang.ics'), NONE, { ...LOCAL, timeoutMs: 200 });
     expect(hung).toEqual({ kind: 'failed', error: 'no complete answer within 0.2 seconds' });

@@ -3,6 +3,7 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -310,6 +311,15 @@ describe("SIGTERM's lame-duck period (SHUTDOWN_DELAY)", () => {
     expect(received).toMatch(/^HTTP\/1\.1 503 /);
     expect(received).toMatch(/\r\nconnection: close\r\n/i);
     expect(await exitWithin(service, EXIT_WITHIN_MS)).toEqual({ code: 0, signal: null });
+  });
+
+  it('takes a SIGTERM sent the moment the service says it listens through the lame-duck period to exit 0', async () => {
+    // The service signals itself while writing its start line: no reader of that line can be quicker.
+    const preload = `--import=${fileURLToPath(new URL('../helpers/sigterm-at-start-line.ts', import.meta.url))}`;
+    service = await startService({ DATABASE_URL: database.url, ...LAME_DUCK, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${preload}` });
+    expect(await exitWithin(service, 300 + EXIT_WITHIN_MS)).toEqual({ code: 0, signal: null });
+    expect(service.log.some((line) => String(line.msg).startsWith('stopping: /readyz fails'))).toBe(true);
+    expect(service.log.find((line) => line.msg === 'stopped')).toMatchObject({ clean: true });
   });
 
   it('gives every booking sent before and just after the signal its own answer', async () => {

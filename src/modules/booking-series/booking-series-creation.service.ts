@@ -4,6 +4,7 @@
  * booking with its after-booking effects (webhooks, e-mails, calendar write-back) are written; any refusal rolls
  * everything back, so a losing series leaves nothing behind.
  */
+import { resolveBookingLocation } from '../bookings/booking-location.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError, invalidField, notFound } from '../../lib/errors.ts';
 import type { IdempotencyScope } from '../../lib/idempotency-key.ts';
@@ -123,11 +124,12 @@ async function bookSeries(
     first_start_at: reserved.slots[0]!.start,
     created_at: now,
   });
+  const location = resolveBookingLocation(eventType.locations, input);
   const manageTokens: string[] = [];
   for (const slot of reserved.slots) {
     const manage = options.newManageToken?.();
     if (manage) manageTokens.push(manage.token);
-    const row = { id: newId(), eventType, hostId: slot.hostId, start: slot.start, end: slot.end, blockIds: slot.blockIds, seriesId };
+    const row = { id: newId(), eventType, hostId: slot.hostId, start: slot.start, end: slot.end, blockIds: slot.blockIds, location, seriesId };
     const occurrence = { ...input, start: slot.start.toISOString() };
     const [created] = await executePrepared<CreatedBookingRow>(
       tx,

@@ -26,7 +26,7 @@ export const SeriesRecurrenceSchema = z
 export type SeriesRecurrence = z.infer<typeof SeriesRecurrenceSchema>;
 
 /** POST /bookings's body, with `startAt` for the first occurrence and the recurrence. */
-export const CreateBookingSeriesInputSchema = CreateBookingInputSchema.omit({ start: true })
+export const CreateBookingSeriesInputSchema = CreateBookingInputSchema.omit({ start: true, holdId: true })
   .extend({
     startAt: z.iso
       .datetime({ offset: true })

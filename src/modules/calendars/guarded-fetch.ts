@@ -83,10 +83,10 @@ function redirected(outgoing: Outgoing, status: number, sameOrigin: boolean): Ou
 
 async function send(rawUrl: string, outgoing: Outgoing, allowPrivate: boolean, signal: AbortSignal): Promise<Hop> {
   const problem = await outboundUrlProblem(rawUrl, allowPrivate);
-  if (problem) throw new CalendarFetchError(`the server's address is refused: ${problem}`);
+  if (problem) throw new CalendarFetchError(`the calendar server's address is refused: ${problem}`);
   const url = new URL(rawUrl);
   const resolved = await resolveSafely(url.hostname, allowPrivate);
-  if (typeof resolved === 'string') throw new CalendarFetchError(`the server's address is refused: ${resolved}`);
+  if (typeof resolved === 'string') throw new CalendarFetchError(`the calendar server's address is refused: ${resolved}`);
   const headers: Record<string, string> = { 'user-agent': 'scheduling-api-calendars/1', ...outgoing.headers };
   if (outgoing.body) headers['content-length'] = String(outgoing.body.length);
   const request = url.protocol === 'https:' ? https.request : http.request;
@@ -143,5 +143,5 @@ function bodyBuffer(body: RequestInit['body']): Buffer | undefined {
 }
 
 function tooLarge(): string {
-  return `an answer is larger than ${CALENDAR_FETCH.maxBytes / 1024 / 1024} MB`;
+  return `the calendar server's answer is larger than ${CALENDAR_FETCH.maxBytes / 1024 / 1024} MB`;
 }

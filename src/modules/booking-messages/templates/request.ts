@@ -14,7 +14,7 @@ export const request: Template = (input) => {
         `${facts.invitee.name} asked for ${facts.eventTypeName} with you.`,
         'The time is held until you confirm or decline the request; a request nobody confirms is declined when it starts.',
       ],
-      details: [{ label: 'When', value: when(input) }, ...whereRow(facts), ...inviteeRows(facts)],
+      details: [{ label: 'When', value: when(input) }, ...whereRow(input), ...inviteeRows(facts)],
       action: confirmAction(input),
     };
   }
@@ -26,7 +26,7 @@ export const request: Template = (input) => {
     subject: `Requested: ${meetingWithHost(facts)}`,
     heading: 'Waiting for the host’s confirmation',
     paragraphs: [opening, `${facts.host.name} still has to confirm it: the invitation for your calendar comes with the confirmation.`],
-    details: [{ label: 'When', value: when(input) }, ...whereRow(facts), { label: 'Host', value: facts.host.name }],
+    details: [{ label: 'When', value: when(input) }, ...whereRow(input), { label: 'Host', value: facts.host.name }],
     action: manageAction(input),
   };
 };

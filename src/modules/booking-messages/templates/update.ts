@@ -41,7 +41,7 @@ function movedRequest(input: TemplateInput): MailContent {
       subject: `Request moved: ${facts.invitee.name}, ${facts.eventTypeName}`,
       heading: 'A request has moved',
       paragraphs: [`${facts.invitee.name}’s request for ${facts.eventTypeName} has a new time. It still waits for your confirmation.`],
-      details: [{ label: 'Now', value: when(input) }, ...before(input), ...whereRow(facts), ...inviteeRows(facts)],
+      details: [{ label: 'Now', value: when(input) }, ...before(input), ...whereRow(input), ...inviteeRows(facts)],
       action: confirmAction(input),
     };
   }
@@ -53,7 +53,7 @@ function movedRequest(input: TemplateInput): MailContent {
       `${whose[0]!.toUpperCase()}${whose.slice(1)} request for ${facts.eventTypeName} with ${facts.host.name} has moved.`,
       `${facts.host.name} still has to confirm it: the invitation for your calendar comes with the confirmation.`,
     ],
-    details: [{ label: 'Now', value: when(input) }, ...before(input), ...whereRow(facts), { label: 'Host', value: facts.host.name }],
+    details: [{ label: 'Now', value: when(input) }, ...before(input), ...whereRow(input), { label: 'Host', value: facts.host.name }],
     action: manageAction(input),
   };
 }
