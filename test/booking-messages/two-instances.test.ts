@@ -22,7 +22,8 @@ describe('two instances on one database', () => {
 
   beforeAll(async () => {
     mail = await startMailServer({ delayMs: ACCEPT_AFTER_MS });
-    const env = { SMTP_URL: mail.url };
+    // Twelve bookings of one host queue on its lock; on a loaded machine the last would outwait the default 2 s.
+    const env = { SMTP_URL: mail.url, BOOKING_WAIT_MS: '30000' };
     first = await startTestApp({ env });
     second = await startTestApp({ env, database: first.database });
     host = await createUserWithToken(first.em(), { timezone: 'UTC' });
