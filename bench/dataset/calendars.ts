@@ -7,9 +7,10 @@
 import type pg from 'pg';
 import { SEALING_ROOT_SECRET, sealWithRoot } from '../../src/lib/sealed-secrets.ts';
 import { readOrCreateServerSecret } from '../../src/lib/server-secret.ts';
+import { busyDaysSql } from '../../src/modules/calendars/busy-days.ts';
 import { type BenchFixture, eventTypeIdOf, userIdOf } from './fixture.ts';
 
-const CALENDARS_VERSION = 'c2';
+const CALENDARS_VERSION = 'c3';
 const AVAILABILITY_USER = 2;
 /** The host with calendars, its two twins without (one with the same busy time as bookings), the sync host. */
 const HOSTS = { busy: 20_401, booked: 20_402, bare: 20_403, sync: 20_404 } as const;
@@ -64,7 +65,7 @@ export async function ensureCalendarHosts(client: pg.Client, fixture: BenchFixtu
     [marker],
   );
   await client.query('commit');
-  await client.query('analyze app_user; analyze event_type; analyze event_type_host; analyze calendar_connection; analyze calendar_busy; analyze busy_block');
+  await client.query('analyze app_user; analyze event_type; analyze event_type_host; analyze calendar_connection; analyze calendar_busy; analyze calendar_busy_day; analyze busy_block');
   log(`  calendar hosts (${seqs.length}, ${CALENDAR_SIZES.busyIntervals + CALENDAR_SIZES.teamHosts * CALENDAR_SIZES.teamBusyIntervals} busy intervals): ${((Date.now() - started) / 1000).toFixed(1)}s`);
 }
 
@@ -140,6 +141,10 @@ async function insertCalendarBusy(client: pg.Client, fixture: BenchFixture): Pro
     );
   await insert(CALENDAR_SIZES.busyIntervals, CALENDAR_SIZES.connections, [HOSTS.busy], '0');
   await insert(CALENDAR_SIZES.teamBusyIntervals, CALENDAR_SIZES.teamConnections, teamSeqs(), 's * 7');
+  // Their days, as a sync writes them after its busy rows.
+  await client.query(busyDaysSql('cal.connection_id in (select id from calendar_connection where owner_id = any($1))'), [
+    [HOSTS.busy, ...teamSeqs()].map(userIdOf),
+  ]);
 }
 
 /** The booked twin: the calendar host's busy intervals as its own bookings (with busy blocks and their links). */

@@ -97,7 +97,7 @@ export async function loadHosts(em: EntityManager, eventType: EventTypeRecord): 
  * `extract`'s numeric.
  */
 const minuteSql = (instant: string, round: 'floor' | 'ceil') => `${round}(date_part('epoch', ${instant}) / 60)::int`;
-const BUSY_COLUMN = `string_agg(${minuteSql('lower(bb.busy)', 'floor')} || ',' || ${minuteSql('upper(bb.busy)', 'ceil')}, ',') as busy`;
+const BUSY_COLUMN = `string_agg(bb.minutes, ',') as busy`;
 /** Blocks with seats left (`open`: of this event type, with fewer seats taken than it has) as "start,end,…". */
 const seatsAggregate = (open: string) => `string_agg(${minuteSql('bb.start_at', 'floor')} || ',' || ${minuteSql('bb.end_at', 'ceil')}, ',')
          filter (where ${open}
@@ -105,12 +105,14 @@ const seatsAggregate = (open: string) => `string_agg(${minuteSql('bb.start_at', 
                    and bb.start_at = date_trunc('minute', bb.start_at) and bb.end_at = date_trunc('minute', bb.end_at))`;
 const BUSY_WHERE = 'bb.active and bb.busy && tstzrange(?, ?)';
 /**
- * A host's busy time from both sources, as `bb.busy`: bookings' blocks and the stored busy times of their connected
- * calendars marked busy (`counts`; calendar_busy's partial GiST index answers it). Two pairs of window parameters.
+ * A host's busy time from both sources, as `bb.minutes` ("start,end"…): bookings' blocks, and the days of its
+ * connected calendars marked busy (`counts`), already written that way (calendar_busy_day: a row per calendar and
+ * day, not per event). Parameters: the window (windowParams), then its first and last day (dayParams).
  */
-const busyOf = (host: string) => `(select bb.busy from busy_block bb where bb.host_id = ${host} and ${BUSY_WHERE}
+const busyOf = (host: string) => `(select ${minuteSql('lower(bb.busy)', 'floor')} || ',' || ${minuteSql('upper(bb.busy)', 'ceil')} as minutes
+           from busy_block bb where bb.host_id = ${host} and ${BUSY_WHERE}
          union all
-         select cb.busy from calendar_busy cb where cb.host_id = ${host} and cb.counts and cb.busy && tstzrange(?, ?)) bb`;
+         select d.minutes from calendar_busy_day d where d.host_id = ${host} and d.counts and d.day >= ? and d.day <= ?) bb`;
 const seatsOf = (host: string, open: string) =>
   `(select ${seatsAggregate(open)} from busy_block bb where bb.host_id = ${host} and ${BUSY_WHERE})`;
 const OPEN_SEATS = 'bb.event_type_id = ? and bb.seats_taken < ?';
@@ -129,6 +131,8 @@ const countParams = (eventType: EventTypeRecord, from: number, to: number) =>
 const withSeats = (eventType: EventTypeRecord) => eventType.kind === 'group';
 const seatParams = (eventType: EventTypeRecord) => (withSeats(eventType) ? [eventType.id, eventType.seatsPerSlot] : []);
 const windowParams = (from: number, to: number) => [new Date(from - DAY), new Date(to + DAY)];
+/** The UTC days (epoch day numbers) of windowParams' range, for calendar_busy_day. */
+const dayParams = (from: number, to: number) => [Math.floor((from - DAY) / DAY), Math.floor((to + DAY) / DAY)];
 export interface BusyText {
   busy: string | null;
   seats: string | null;
@@ -212,7 +216,7 @@ export function calendarsParams(eventType: EventTypeRecord, from: number, to: nu
     ...seatsWindow,
     ...countParams(eventType, from, to),
     ...windowParams(from, to),
-    ...windowParams(from, to),
+    ...dayParams(from, to),
   ];
 }
 
@@ -277,7 +281,7 @@ export type AvailabilityRow = EventTypeRow &
   };
 
 export function availabilityParams(eventTypeId: string, ownerId: string, from: number, to: number): unknown[] {
-  return [eventTypeId, ownerId, ...windowParams(from, to), ...countWindowParams(from, to), ...windowParams(from, to), ...windowParams(from, to)];
+  return [eventTypeId, ownerId, ...windowParams(from, to), ...countWindowParams(from, to), ...windowParams(from, to), ...dayParams(from, to)];
 }
 
 /** The event type and its calendars from availabilitySql's rows; undefined when the caller has no such event type. */
@@ -324,7 +328,7 @@ export async function loadHostAvailability(
        from unnest(?::text[]) as h(host_id)`,
     [
       ...windowParams(from, to),
-      ...windowParams(from, to),
+      ...dayParams(from, to),
       ...seatParams(eventType),
       ...(seats ? windowParams(from, to) : []),
       ...countParams(eventType, from, to),

@@ -11,6 +11,7 @@ import { CALENDAR_FETCH } from '../../config/timeouts.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { startJobPool } from '../../lib/polling-worker.ts';
 import { openSecret } from '../../lib/sealed-secrets.ts';
+import { rebuildBusyDays } from './busy-days.ts';
 import { expandBusy, InvalidCalendarError } from './busy-expansion.ts';
 import { ownEventUids } from './booking-events.ts';
 import type { CaldavCredentials } from './caldav-client.ts';
@@ -175,6 +176,7 @@ async function record(em: EntityManager, connection: ClaimedConnection, outcome:
         'run',
       );
     }
+    await rebuildBusyDays(tx, connection.id);
   });
 }
 
