@@ -112,13 +112,40 @@ function expandSeries(series: Series, context: Context, busy: BusyInterval[]): v
       overridden.add(occurrenceKey(timeOf(override, 'recurrence-id'), context));
       if (isBusy(override)) addInstance(timeOf(override, 'dtstart'), lengthOf(override, context), series.uid, context, busy);
     }
-    if (series.master && isBusy(series.master)) expandMaster(series.master, overridden, series.uid, context, busy);
+    if (series.master && !clearlyOutside(series.master, context) && isBusy(series.master)) {
+      expandMaster(series.master, overridden, series.uid, context, busy);
+    }
   } catch (error) {
     // ical.js's own messages may quote the event's text, so only ours are passed on.
     const reason = error instanceof InvalidCalendarError ? error.message : 'its content is malformed';
     throw new InvalidCalendarError(`Event ${JSON.stringify(series.uid)} cannot be read: ${reason}`, { cause: error });
   }
 }
+
+/**
+ * An event none of whose instances can reach the window, seen from the jCal text of DTSTART and DTEND alone: it
+ * starts a day after the window's end on the wall clock, or, with no RRULE, RDATE or DURATION, ends a day before
+ * its start. Most of a long feed's events are such (past years, mostly), and ical.js need not read their times.
+ */
+function clearlyOutside(master: ICAL.Component, context: Context): boolean {
+  const start = jcalWallClock(master, 'dtstart');
+  if (start === undefined) return false;
+  if (start.ms - WIDEST_OFFSET_MS >= context.to) return true;
+  if (master.hasProperty('rrule') || master.hasProperty('rdate') || master.hasProperty('duration')) return false;
+  const end = master.hasProperty('dtend') ? jcalWallClock(master, 'dtend')?.ms : start.ms + (start.isDate ? DAY : 0);
+  return end !== undefined && end + WIDEST_OFFSET_MS <= context.from;
+}
+
+/** A DATE ("2026-11-26") or DATE-TIME ("2026-11-26T07:00:00", "Z" for UTC) in jCal as milliseconds read as UTC. */
+function jcalWallClock(event: ICAL.Component, name: string): { ms: number; isDate: boolean } | undefined {
+  const value: unknown = event.getFirstProperty(name)?.jCal[3];
+  const match = typeof value === 'string' ? JCAL_TIME.exec(value) : null;
+  if (!match) return undefined;
+  const [, year, month, day, hour, minute, second] = match.map(Number);
+  return { ms: Date.UTC(year!, month! - 1, day!, hour || 0, minute || 0, second || 0), isDate: match[4] === undefined };
+}
+
+const JCAL_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}):(\d{2})Z?)?$/;
 
 /** No zone is more than this away from UTC (with room to spare), nor has a day longer than this. */
 const WIDEST_OFFSET_MS = 26 * HOUR;
