@@ -47,11 +47,30 @@ export function expandBusy(ics: string, window: BusyWindow, hostTimeZone: string
   if (!isValidTimeZone(hostTimeZone)) throw new RangeError(`Unknown time zone: ${hostTimeZone}`);
   if (!(window.start.getTime() < window.end.getTime())) throw new RangeError('The window must end after it starts');
   const context: Context = { hostZone: hostTimeZone, from: window.start.getTime(), to: window.end.getTime() };
-  const busy: BusyInterval[] = [];
+  const busy: Instances = { starts: [], ends: [], uids: [] };
   for (const events of parseEvents(ics)) {
     for (const series of seriesOf(events)) expandSeries(series, context, busy);
   }
-  return busy.sort((a, b) => a.start.getTime() - b.start.getTime() || a.end.getTime() - b.end.getTime());
+  return sortedIntervals(busy);
+}
+
+/** The instances found, as epoch milliseconds: tens of thousands for a year of a large feed. */
+interface Instances {
+  starts: number[];
+  ends: number[];
+  uids: string[];
+}
+
+function addBusy(busy: Instances, startMs: number, endMs: number, uid: string): void {
+  busy.starts.push(startMs);
+  busy.ends.push(endMs);
+  busy.uids.push(uid);
+}
+
+/** By start, then end; the Dates made once, in order (sorting the intervals themselves read each Date many times). */
+function sortedIntervals({ starts, ends, uids }: Instances): BusyInterval[] {
+  const order = Array.from(starts.keys()).sort((a, b) => starts[a]! - starts[b]! || ends[a]! - ends[b]!);
+  return order.map((i) => ({ start: new Date(starts[i]!), end: new Date(ends[i]!), uid: uids[i]! }));
 }
 
 interface Context {
@@ -105,7 +124,7 @@ function seriesOf(events: ICAL.Component[]): Series[] {
   return [...byKey.values()];
 }
 
-function expandSeries(series: Series, context: Context, busy: BusyInterval[]): void {
+function expandSeries(series: Series, context: Context, busy: Instances): void {
   try {
     const overridden = new Set<number | string>();
     for (const override of series.overrides) {
@@ -151,7 +170,7 @@ const JCAL_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}):(\d{2})Z?)?$/;
 const WIDEST_OFFSET_MS = 26 * HOUR;
 const LONGEST_DAY_MS = 26 * HOUR;
 
-function expandMaster(master: ICAL.Component, overridden: Set<number | string>, uid: string, context: Context, busy: BusyInterval[]): void {
+function expandMaster(master: ICAL.Component, overridden: Set<number | string>, uid: string, context: Context, busy: Instances): void {
   const dtstart = timeOf(master, 'dtstart');
   // Instances are read on the wall clock first: one ending well before the window, or starting well after its
   // end (which ends the expansion), needs no time-zone look-up.
@@ -202,7 +221,7 @@ interface Expansion {
   excluded?: Set<number | string>;
   excludedDates?: Set<string>;
   context: Context;
-  busy: BusyInterval[];
+  busy: Instances;
 }
 
 function guardCount(count: number): void {
@@ -325,7 +344,7 @@ function addWallClockInstance(wallClock: number, zone: NumericZone, series: Expa
   const { length, context } = series;
   const endMs = (length.days === 0 ? startMs : instantOfWallClock(wallClock + length.days * DAY)) + length.exactMs;
   if (endMs > startMs && endMs > context.from && startMs < context.to) {
-    series.busy.push({ start: new Date(startMs), end: new Date(endMs), uid: series.uid });
+    addBusy(series.busy, startMs, endMs, series.uid);
   }
 }
 
@@ -377,7 +396,7 @@ function withDtstartInstance(master: ICAL.Component): ICAL.Component {
  * RDATE;VALUE=PERIOD instances carry their own end, and ical.js cannot order them among the others: they are
  * taken out of the master (this call's own parsed copy) and added here, unless an EXDATE or override names them.
  */
-function addPeriodInstances(master: ICAL.Component, overridden: Set<number | string>, uid: string, context: Context, busy: BusyInterval[]): void {
+function addPeriodInstances(master: ICAL.Component, overridden: Set<number | string>, uid: string, context: Context, busy: Instances): void {
   const periods: ICAL.Period[] = [];
   for (const property of master.getAllProperties('rdate')) {
     const values = property.getValues();
@@ -423,7 +442,7 @@ function lengthOf(event: ICAL.Component, context: Context): Length {
 }
 
 /** Adds the instance starting at `start` when it is busy for a while inside the window. */
-function addInstance(start: ICAL.Time, length: Length, uid: string, context: Context, busy: BusyInterval[]): void {
+function addInstance(start: ICAL.Time, length: Length, uid: string, context: Context, busy: Instances): void {
   const startMs = instantOf(start, context);
   let endMs = startMs + length.exactMs;
   if (length.days !== 0) {
@@ -432,7 +451,7 @@ function addInstance(start: ICAL.Time, length: Length, uid: string, context: Con
     endMs = instantOf(endDay, context) + length.exactMs;
   }
   if (endMs > startMs && endMs > context.from && startMs < context.to) {
-    busy.push({ start: new Date(startMs), end: new Date(endMs), uid });
+    addBusy(busy, startMs, endMs, uid);
   }
 }
 
