@@ -237,6 +237,19 @@ describe('connected calendars (iCalendar feeds)', () => {
     // From 22:00 on the next day to 02:00 two days later: nothing in between.
     expect([45.5, 46, 60, 73.5, 74].map(offered)).toEqual([true, false, false, false, true]);
     expect(startsOf(res).filter((start) => Date.parse(start) >= at(46).getTime() && Date.parse(start) < at(74).getTime())).toEqual([]);
+
+    // The next sync finds the long event gone: its days are free again, the rest stays busy.
+    server.serve(path, (_req, res) => res.writeHead(200).end(feed([{ uid: 'midnight', start: at(23.5), end: at(24.5) }])));
+    const before = (await read(allDay, created.body.id)).body.lastSyncedAt;
+    await t.http.post(`/api/v2/calendar-connections/${created.body.id}/sync`).set(...bearer(allDay.token)).send({});
+    await syncedAgain(allDay, created.body.id, before);
+    const again = await t.http
+      .get('/api/v2/availability')
+      .query({ eventTypeId, from: at(0).toISOString(), to: at(96).toISOString() })
+      .set(...bearer(allDay.token));
+    const startsAgain = new Set(startsOf(again));
+    expect([10, 23.5, 24, 46, 60, 73.5].map((hour) => startsAgain.has(at(hour).toISOString()))).toEqual([true, false, false, true, true, true]);
+
     await t.http.delete(`/api/v2/calendar-connections/${created.body.id}`).set(...bearer(allDay.token));
     const [left] = await t.em().execute<{ n: number }[]>('select count(*)::int as n from calendar_busy_day where host_id = ?', [allDay.id]);
     expect(left?.n).toBe(0);
