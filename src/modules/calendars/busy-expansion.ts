@@ -110,7 +110,7 @@ function parseEvents(ics: string): ICAL.Component[][] {
 function seriesOf(events: ICAL.Component[]): Series[] {
   const byKey = new Map<string, Series>();
   for (const [index, event] of events.entries()) {
-    const uid = String(event.getFirstPropertyValue('uid') ?? '');
+    const uid = String(jcalProperty(event, 'uid')?.[3] ?? '');
     // An event without a UID (against RFC 5545, but seen in exports) is a series of its own.
     const key = uid || `\u0000${index}`;
     let series = byKey.get(key);
@@ -118,7 +118,7 @@ function seriesOf(events: ICAL.Component[]): Series[] {
       series = { uid, master: undefined, overrides: [] };
       byKey.set(key, series);
     }
-    if (event.hasProperty('recurrence-id')) series.overrides.push(event);
+    if (jcalProperty(event, 'recurrence-id')) series.overrides.push(event);
     else if (!series.master) series.master = event;
   }
   return [...byKey.values()];
@@ -150,14 +150,20 @@ function clearlyOutside(master: ICAL.Component, context: Context): boolean {
   const start = jcalWallClock(master, 'dtstart');
   if (start === undefined) return false;
   if (start.ms - WIDEST_OFFSET_MS >= context.to) return true;
-  if (master.hasProperty('rrule') || master.hasProperty('rdate') || master.hasProperty('duration')) return false;
-  const end = master.hasProperty('dtend') ? jcalWallClock(master, 'dtend')?.ms : start.ms + (start.isDate ? DAY : 0);
+  if (jcalProperty(master, 'rrule') || jcalProperty(master, 'rdate') || jcalProperty(master, 'duration')) return false;
+  const end = jcalProperty(master, 'dtend') ? jcalWallClock(master, 'dtend')?.ms : start.ms + (start.isDate ? DAY : 0);
   return end !== undefined && end + WIDEST_OFFSET_MS <= context.from;
+}
+
+/** An event's first property of a name as jCal ([name, parameters, type, value…]): ical.js would wrap it. */
+function jcalProperty(event: ICAL.Component, name: string): unknown[] | undefined {
+  for (const property of event.jCal[1] as unknown[][]) if (property[0] === name) return property;
+  return undefined;
 }
 
 /** A DATE ("2026-11-26") or DATE-TIME ("2026-11-26T07:00:00", "Z" for UTC) in jCal as milliseconds read as UTC. */
 function jcalWallClock(event: ICAL.Component, name: string): { ms: number; isDate: boolean } | undefined {
-  const value: unknown = event.getFirstProperty(name)?.jCal[3];
+  const value = jcalProperty(event, name)?.[3];
   const match = typeof value === 'string' ? JCAL_TIME.exec(value) : null;
   if (!match) return undefined;
   const [, year, month, day, hour, minute, second] = match.map(Number);
