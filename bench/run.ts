@@ -488,6 +488,23 @@ async function prepare(fixture: BenchFixture, dbUrl: string, appUrl: string, bas
   return prepared;
 }
 
+/**
+ * Waits until the server has worked off the requests autocannon left in flight when it ended the loaded pass by
+ * closing its connections: the server still answers them (to closed sockets), and the one-connection pass would
+ * queue behind them, its first request measuring the loaded pass's queue (for an endpoint of 10–20 ms, 0.3–0.8 s).
+ * Worked off = the server's CPU under 5 % of a core for three 50 ms polls in a row; at most 15 s.
+ */
+async function drained(server: Server): Promise<void> {
+  const started = performance.now();
+  let last = await server.cpuMicros();
+  for (let idle = 0; idle < 3 && performance.now() - started < 15_000; ) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const now = await server.cpuMicros();
+    idle = now - last < 2_500 ? idle + 1 : 0;
+    last = now;
+  }
+}
+
 async function runOne(
   work: Work,
   surface: Surface,
@@ -526,6 +543,7 @@ async function runOne(
   };
   const measurement = toMeasurement(work, surface, result, load, cpu);
   if (options.latencyDuration > 0) {
+    await drained(server);
     const single = await measure(server.url, target, { connections: 1 }, options.latencyDuration);
     measurement.p50Single = single.latency.p50;
     measurement.p99Single = single.latency.p99;

@@ -7,6 +7,7 @@
 import type pg from 'pg';
 import { SEALING_ROOT_SECRET, sealWithRoot } from '../../src/lib/sealed-secrets.ts';
 import { readOrCreateServerSecret } from '../../src/lib/server-secret.ts';
+import { busyDaysSql } from '../../src/modules/calendars/busy-days.ts';
 import { type BenchFixture, eventTypeIdOf, userIdOf } from './fixture.ts';
 
 const CALENDARS_VERSION = 'c2';
@@ -45,7 +46,10 @@ const teamSeqs = () => Array.from({ length: CALENDAR_SIZES.teamHosts }, (_, i) =
 export async function ensureCalendarHosts(client: pg.Client, fixture: BenchFixture, log: (line: string) => void): Promise<void> {
   const marker = `${CALENDARS_VERSION}:${fixture.availability.windowFrom}`;
   const { rows } = await client.query<{ value: string }>(`select value #>> '{}' as value from bench_meta where key = 'calendars'`);
-  if (rows[0]?.value === marker) return;
+  if (rows[0]?.value === marker) {
+    await ensureBusyDays(client, log);
+    return;
+  }
   const started = Date.now();
   const seqs = [...Object.values(HOSTS), ...teamSeqs()];
   await client.query('begin');
@@ -64,7 +68,7 @@ export async function ensureCalendarHosts(client: pg.Client, fixture: BenchFixtu
     [marker],
   );
   await client.query('commit');
-  await client.query('analyze app_user; analyze event_type; analyze event_type_host; analyze calendar_connection; analyze calendar_busy; analyze busy_block');
+  await client.query('analyze app_user; analyze event_type; analyze event_type_host; analyze calendar_connection; analyze calendar_busy; analyze calendar_busy_day; analyze busy_block');
   log(`  calendar hosts (${seqs.length}, ${CALENDAR_SIZES.busyIntervals + CALENDAR_SIZES.teamHosts * CALENDAR_SIZES.teamBusyIntervals} busy intervals): ${((Date.now() - started) / 1000).toFixed(1)}s`);
 }
 
@@ -140,6 +144,29 @@ async function insertCalendarBusy(client: pg.Client, fixture: BenchFixture): Pro
     );
   await insert(CALENDAR_SIZES.busyIntervals, CALENDAR_SIZES.connections, [HOSTS.busy], '0');
   await insert(CALENDAR_SIZES.teamBusyIntervals, CALENDAR_SIZES.teamConnections, teamSeqs(), 's * 7');
+  await insertBusyDays(client);
+}
+
+const CALENDAR_HOSTS = () => [HOSTS.busy, ...teamSeqs()].map(userIdOf);
+
+/** The calendar hosts' busy days, as a sync writes them after its busy rows (calendar_busy_day). */
+async function insertBusyDays(client: pg.Client): Promise<void> {
+  await client.query(busyDaysSql('cal.connection_id in (select id from calendar_connection where owner_id = any($1))'), [CALENDAR_HOSTS()]);
+}
+
+/**
+ * The busy days again when the hosts are there without them: a checkout whose bench predates calendar_busy_day
+ * may have rebuilt the hosts in the shared data set (it keeps the same version of them, so that the two do not
+ * rebuild them in turn).
+ */
+async function ensureBusyDays(client: pg.Client, log: (line: string) => void): Promise<void> {
+  const { rows } = await client.query<{ present: boolean }>('select exists (select 1 from calendar_busy_day where host_id = any($1)) as present', [
+    CALENDAR_HOSTS(),
+  ]);
+  if (rows[0]?.present) return;
+  await insertBusyDays(client);
+  await client.query('analyze calendar_busy_day');
+  log('  calendar hosts: their busy days written');
 }
 
 /** The booked twin: the calendar host's busy intervals as its own bookings (with busy blocks and their links). */

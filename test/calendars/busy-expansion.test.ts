@@ -134,6 +134,45 @@ describe('RFC 5545 rules', () => {
     expect(daysOf('wkst-su')).toEqual(['1997-08-05', '1997-08-17', '1997-08-19', '1997-08-31']);
   });
 
+  it('applies every EXDATE, also one after EXDATEs that name no instance, and a DATE one to a date-time series', () => {
+    // Every other week on Tuesday and Thursday from Tuesday 19 May 2026: 26 May and 27 May are off-weeks.
+    const fortnightly = event(
+      'fortnightly',
+      'DTSTART;TZID=Europe/Berlin:20260519T090000',
+      'DTEND;TZID=Europe/Berlin:20260519T094500',
+      'RRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,TH',
+      'EXDATE;TZID=Europe/Berlin:20260526T090000,20260527T090000,20260602T090000',
+      'EXDATE;VALUE=DATE:20260604',
+    );
+    const may = { start: new Date('2026-05-18T00:00:00Z'), end: new Date('2026-06-20T00:00:00Z') };
+    expect(readable(expandBusy(calendar(fortnightly), may, HOST))).toEqual([
+      '2026-05-19T07:00:00.000Z 2026-05-19T07:45:00.000Z fortnightly',
+      '2026-05-21T07:00:00.000Z 2026-05-21T07:45:00.000Z fortnightly',
+      '2026-06-16T07:00:00.000Z 2026-06-16T07:45:00.000Z fortnightly',
+      '2026-06-18T07:00:00.000Z 2026-06-18T07:45:00.000Z fortnightly',
+    ]);
+  });
+
+  it('expands a series that started years before the window exactly where the window is', () => {
+    const series = [
+      event('daily', 'DTSTART;TZID=America/New_York:20150302T083000', 'DURATION:PT30M', 'RRULE:FREQ=DAILY;INTERVAL=3'),
+      event('weekly', 'DTSTART;TZID=Europe/Berlin:20140106T100000', 'DURATION:PT1H', 'RRULE:FREQ=WEEKLY;INTERVAL=3;BYDAY=MO,WE;WKST=SU'),
+      event('monthly', 'DTSTART;TZID=Europe/Berlin:20120210T100000', 'DURATION:PT1H', 'RRULE:FREQ=MONTHLY;INTERVAL=4;BYDAY=-1FR'),
+      event('until', 'DTSTART:20100104T120000Z', 'DURATION:PT1H', 'RRULE:FREQ=WEEKLY;UNTIL=20261102T120000Z', 'EXDATE:20261026T120000Z'),
+    ];
+    const starts = (uid: string) =>
+      expandBusy(calendar(...series), WINDOW, HOST)
+        .filter((b) => b.uid === uid)
+        .map((b) => b.start.toISOString().slice(0, 16));
+    // 27 Oct 2026 is 4,257 = 3 × 1,419 days after 2 March 2015; New York is on EDT until 1 November.
+    expect(starts('daily')).toEqual(['2026-10-27T12:30', '2026-10-30T12:30', '2026-11-02T13:30', '2026-11-05T13:30', '2026-11-08T13:30']);
+    // Weeks from Sunday 5 Jan 2014: the week of 1 Nov 2026 is week 669 = 3 × 223, the one before is not.
+    expect(starts('weekly')).toEqual(['2026-11-02T09:00', '2026-11-04T09:00']);
+    // October 2026 is month 176 = 4 × 44 after February 2012; its last Friday is the 30th.
+    expect(starts('monthly')).toEqual(['2026-10-30T09:00']);
+    expect(starts('until')).toEqual(['2026-11-02T12:00']);
+  });
+
   it('counts an instance moved into the window from outside it, and not one moved out of it', () => {
     const master = event('moved', 'DTSTART:20260105T090000Z', 'DURATION:PT1H', 'RRULE:FREQ=WEEKLY;COUNT=10');
     const movedIn = event('moved', 'RECURRENCE-ID:20260309T090000Z', 'DTSTART:20260130T090000Z', 'DURATION:PT1H');

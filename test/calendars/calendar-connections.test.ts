@@ -207,6 +207,54 @@ describe('connected calendars (iCalendar feeds)', () => {
     expect((await book(host, eventTypeId, at(10))).status).toBe(201);
   });
 
+  it('reads busy time across midnight, over several days and off the whole minute as exactly as its events', async () => {
+    const allDay = await createUserWithToken(t.em(), { timezone: 'UTC' });
+    const days = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+    await setSchedule(t.em(), allDay.id, Object.fromEntries(days.map((name) => [name, [{ start: '00:00', end: '24:00' }]])));
+    const eventTypeId = (await createEventType(t.em(), allDay.id, { durationsMin: [30] })).id;
+    const second = 1_000;
+    const path = '/edges/busy.ics';
+    server.serve(path, (_req, res) =>
+      res.writeHead(200).end(
+        feed([
+          { uid: 'midnight', start: at(23.5), end: at(24.5) },
+          { uid: 'seconds', start: new Date(at(10).getTime() + 30 * second), end: new Date(at(10.5).getTime() - 30 * second) },
+          { uid: 'days', start: at(24 + 22), end: at(72 + 2) },
+        ]),
+      ),
+    );
+    const created = await create(allDay, { kind: 'ics', url: server.url(path) });
+    await synced(allDay, created.body.id);
+    const res = await t.http
+      .get('/api/v2/availability')
+      .query({ eventTypeId, from: at(0).toISOString(), to: at(96).toISOString() })
+      .set(...bearer(allDay.token));
+    const starts = new Set(startsOf(res));
+    const offered = (hour: number) => starts.has(at(hour).toISOString());
+    // Rounded outward: 10:00:30-10:29:30 takes the 10:00 slot only.
+    expect([9.5, 10, 10.5].map(offered)).toEqual([true, false, true]);
+    expect([23, 23.5, 24, 24.5].map(offered)).toEqual([true, false, false, true]);
+    // From 22:00 on the next day to 02:00 two days later: nothing in between.
+    expect([45.5, 46, 60, 73.5, 74].map(offered)).toEqual([true, false, false, false, true]);
+    expect(startsOf(res).filter((start) => Date.parse(start) >= at(46).getTime() && Date.parse(start) < at(74).getTime())).toEqual([]);
+
+    // The next sync finds the long event gone: its days are free again, the rest stays busy.
+    server.serve(path, (_req, res) => res.writeHead(200).end(feed([{ uid: 'midnight', start: at(23.5), end: at(24.5) }])));
+    const before = (await read(allDay, created.body.id)).body.lastSyncedAt;
+    await t.http.post(`/api/v2/calendar-connections/${created.body.id}/sync`).set(...bearer(allDay.token)).send({});
+    await syncedAgain(allDay, created.body.id, before);
+    const again = await t.http
+      .get('/api/v2/availability')
+      .query({ eventTypeId, from: at(0).toISOString(), to: at(96).toISOString() })
+      .set(...bearer(allDay.token));
+    const startsAgain = new Set(startsOf(again));
+    expect([10, 23.5, 24, 46, 60, 73.5].map((hour) => startsAgain.has(at(hour).toISOString()))).toEqual([true, false, false, true, true, true]);
+
+    await t.http.delete(`/api/v2/calendar-connections/${created.body.id}`).set(...bearer(allDay.token));
+    const [left] = await t.em().execute<{ n: number }[]>('select count(*)::int as n from calendar_busy_day where host_id = ?', [allDay.id]);
+    expect(left?.n).toBe(0);
+  });
+
   it("the public booking page offers the same slots, and says nothing of the host's calendars", async () => {
     const user = await createUserWithToken(t.em(), { timezone: 'UTC' });
     await setSchedule(t.em(), user.id, EVERY_DAY_9_TO_17);

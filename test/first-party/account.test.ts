@@ -305,6 +305,7 @@ async function rowsOf(t: TestApp, userId: string): Promise<Record<string, number
     webhook_event: 'webhook_event where owner_id = ?',
     calendar_connection: 'calendar_connection where owner_id = ?',
     calendar_busy: 'calendar_busy where host_id = ?',
+    calendar_busy_day: 'calendar_busy_day where host_id = ?',
     login_known_client: 'login_known_client where user_id = ?',
   };
   const sql = `select ${Object.entries(counts).map(([name, from]) => `(select count(*) from ${from}) as ${name}`).join(', ')}`;

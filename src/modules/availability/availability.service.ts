@@ -97,7 +97,7 @@ export async function loadHosts(em: EntityManager, eventType: EventTypeRecord): 
  * `extract`'s numeric.
  */
 const minuteSql = (instant: string, round: 'floor' | 'ceil') => `${round}(date_part('epoch', ${instant}) / 60)::int`;
-const BUSY_COLUMN = `string_agg(${minuteSql('lower(bb.busy)', 'floor')} || ',' || ${minuteSql('upper(bb.busy)', 'ceil')}, ',') as busy`;
+const BUSY_COLUMN = `string_agg(bb.minutes, ',') as busy`;
 /** Blocks with seats left (`open`: of this event type, with fewer seats taken than it has) as "start,end,…". */
 const seatsAggregate = (open: string) => `string_agg(${minuteSql('bb.start_at', 'floor')} || ',' || ${minuteSql('bb.end_at', 'ceil')}, ',')
          filter (where ${open}
@@ -111,13 +111,15 @@ const seatsAggregate = (open: string) => `string_agg(${minuteSql('bb.start_at', 
 const LIVE = '(bb.hold_expires_at is null or bb.hold_expires_at > ?)';
 const BUSY_WHERE = `bb.active and bb.busy && tstzrange(?, ?) and ${LIVE}`;
 /**
- * A host's busy time from both sources, as `bb.busy`: bookings' and live holds' blocks and the stored busy times of
- * their connected calendars marked busy (`counts`; calendar_busy's partial GiST index answers it). Parameters:
- * the window and now (liveParams), then the window again.
+ * A host's busy time from both sources, as `bb.minutes` ("start,end"…): bookings' and live holds' blocks, and the
+ * days of its connected calendars marked busy (`counts`), already written that way (calendar_busy_day: a row per
+ * calendar and day, not per event). Parameters: the window and now (liveParams), then its first and last day
+ * (dayParams).
  */
-const busyOf = (host: string) => `(select bb.busy from busy_block bb where bb.host_id = ${host} and ${BUSY_WHERE}
+const busyOf = (host: string) => `(select ${minuteSql('lower(bb.busy)', 'floor')} || ',' || ${minuteSql('upper(bb.busy)', 'ceil')} as minutes
+           from busy_block bb where bb.host_id = ${host} and ${BUSY_WHERE}
          union all
-         select cb.busy from calendar_busy cb where cb.host_id = ${host} and cb.counts and cb.busy && tstzrange(?, ?)) bb`;
+         select d.minutes from calendar_busy_day d where d.host_id = ${host} and d.counts and d.day >= ? and d.day <= ?) bb`;
 const seatsOf = (host: string, open: string) =>
   `(select ${seatsAggregate(open)} from busy_block bb where bb.host_id = ${host} and ${BUSY_WHERE})`;
 const OPEN_SEATS = 'bb.event_type_id = ? and bb.seats_taken < ?';
@@ -139,6 +141,8 @@ const seatParams = (eventType: EventTypeRecord) => (withSeats(eventType) ? [even
 const windowParams = (from: number, to: number) => [new Date(from - DAY), new Date(to + DAY)];
 /** BUSY_WHERE's parameters. */
 const liveParams = (from: number, to: number, now: Date) => [...windowParams(from, to), now];
+/** The UTC days (epoch day numbers) of windowParams' range, for calendar_busy_day. */
+const dayParams = (from: number, to: number) => [Math.floor((from - DAY) / DAY), Math.floor((to + DAY) / DAY)];
 export interface BusyText {
   busy: string | null;
   seats: string | null;
@@ -222,7 +226,7 @@ export function calendarsParams(eventType: EventTypeRecord, from: number, to: nu
     ...seatsWindow,
     ...countParams(eventType, from, to, now),
     ...liveParams(from, to, now),
-    ...windowParams(from, to),
+    ...dayParams(from, to),
   ];
 }
 
@@ -287,7 +291,7 @@ export type AvailabilityRow = EventTypeRow &
   };
 
 export function availabilityParams(eventTypeId: string, ownerId: string, from: number, to: number, now: Date): unknown[] {
-  return [eventTypeId, ownerId, ...liveParams(from, to, now), ...countWindowParams(from, to, now), ...liveParams(from, to, now), ...windowParams(from, to)];
+  return [eventTypeId, ownerId, ...liveParams(from, to, now), ...countWindowParams(from, to, now), ...liveParams(from, to, now), ...dayParams(from, to)];
 }
 
 /** The event type and its calendars from availabilitySql's rows; undefined when the caller has no such event type. */
@@ -335,7 +339,7 @@ export async function loadHostAvailability(
        from unnest(?::text[]) as h(host_id)`,
     [
       ...liveParams(from, to, now),
-      ...windowParams(from, to),
+      ...dayParams(from, to),
       ...seatParams(eventType),
       ...(seats ? liveParams(from, to, now) : []),
       ...countParams(eventType, from, to, now),

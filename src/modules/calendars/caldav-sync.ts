@@ -8,6 +8,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { type SqlTimestamp, toDate } from '../../lib/sql-values.ts';
 import { type BusyInterval, expandBusy, InvalidCalendarError } from './busy-expansion.ts';
 import { CaldavClient, type CaldavCredentials, CaldavError, type RemoteCalendar } from './caldav-client.ts';
+import { rebuildBusyDays } from './busy-days.ts';
 
 /** A calendar read again this long after its last read even when unchanged: the stored window moves on. */
 const REREAD_AFTER_MS = 86_400_000;
@@ -140,13 +141,15 @@ export async function applyCaldavRead(
     'run',
   );
   const intervals = reread.flatMap((calendar) => calendar.busy!.map(({ start, end }) => ({ url: calendar.url, s: start.toISOString(), e: end.toISOString() })));
-  if (intervals.length === 0) return;
-  await tx.execute(
-    `insert into calendar_busy (host_id, connection_id, calendar_id, busy, counts)
-     select ?, cal.connection_id, cal.id, tstzrange(t.s, t.e), cal.busy
-       from jsonb_to_recordset(?::jsonb) as t(url text, s timestamptz, e timestamptz)
-       join connected_calendar cal on cal.connection_id = ? and cal.remote_url = t.url`,
-    [connection.owner_id, JSON.stringify(intervals), connection.id],
-    'run',
-  );
+  if (intervals.length > 0) {
+    await tx.execute(
+      `insert into calendar_busy (host_id, connection_id, calendar_id, busy, counts)
+       select ?, cal.connection_id, cal.id, tstzrange(t.s, t.e), cal.busy
+         from jsonb_to_recordset(?::jsonb) as t(url text, s timestamptz, e timestamptz)
+         join connected_calendar cal on cal.connection_id = ? and cal.remote_url = t.url`,
+      [connection.owner_id, JSON.stringify(intervals), connection.id],
+      'run',
+    );
+  }
+  await rebuildBusyDays(tx, connection.id);
 }

@@ -10,7 +10,9 @@ import type { Env } from '../../config/env.ts';
 import { CALENDAR_FETCH } from '../../config/timeouts.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { startJobPool } from '../../lib/polling-worker.ts';
+import { executePrepared } from '../../lib/prepared-sql.ts';
 import { openSecret } from '../../lib/sealed-secrets.ts';
+import { rebuildBusyDays } from './busy-days.ts';
 import { expandBusy, InvalidCalendarError } from './busy-expansion.ts';
 import { ownEventUids } from './booking-events.ts';
 import type { CaldavCredentials } from './caldav-client.ts';
@@ -165,18 +167,23 @@ async function record(em: EntityManager, connection: ClaimedConnection, outcome:
     await tx.execute('delete from calendar_busy where connection_id = ?', [connection.id], 'run');
     for (let i = 0; i < outcome.intervals.length; i += INSERT_CHUNK) {
       const chunk = outcome.intervals.slice(i, i + INSERT_CHUNK);
-      const intervals = JSON.stringify(chunk.map(({ start, end }) => ({ s: start.toISOString(), e: end.toISOString() })));
-      await tx.execute(
-        `insert into calendar_busy (host_id, connection_id, calendar_id, busy, counts)
-         select ?, cal.connection_id, cal.id, tstzrange(t.s, t.e), cal.busy
-           from connected_calendar cal, jsonb_to_recordset(?::jsonb) as t(s timestamptz, e timestamptz)
-          where cal.connection_id = ?`,
-        [connection.owner_id, intervals, connection.id],
-        'run',
-      );
+      const starts = chunk.map((interval) => interval.start.getTime());
+      const ends = chunk.map((interval) => interval.end.getTime());
+      await executePrepared(tx, 'calendar-busy-insert', INSERT_BUSY_SQL, [connection.owner_id, starts, ends, connection.id]);
     }
+    await rebuildBusyDays(tx, connection.id);
   });
 }
+
+/**
+ * A chunk of busy rows (parameters: host, starts and ends in epoch milliseconds, connection), bound as two arrays: as
+ * one JSON text of ISO dates, a year of a large feed was written out, escaped into the SQL text and parsed again.
+ */
+const INSERT_BUSY_SQL = `insert into calendar_busy (host_id, connection_id, calendar_id, busy, counts)
+  select ?, cal.connection_id, cal.id,
+         tstzrange(timestamptz 'epoch' + t.s * interval '1 millisecond', timestamptz 'epoch' + t.e * interval '1 millisecond'), cal.busy
+    from connected_calendar cal, unnest(?::bigint[], ?::bigint[]) as t(s, e)
+   where cal.connection_id = ?`;
 
 /**
  * Busy rows per INSERT: a year of a large feed is tens of thousands of rows, which in one statement could outlast

@@ -134,6 +134,7 @@ export async function updateConnection(em: EntityManager, ownerId: string, input
       if (updated.length === 0) throw invalidField(['calendars', index, 'id'], 'is not a calendar of this connection');
       if (change.busy !== undefined) {
         await tx.execute('update calendar_busy set counts = ? where calendar_id = ?', [change.busy, change.id], 'run');
+        await tx.execute('update calendar_busy_day set counts = ? where calendar_id = ?', [change.busy, change.id], 'run');
       }
     }
     const [targets] = await tx.execute<{ n: number }[]>(

@@ -1,7 +1,7 @@
 import ICAL from 'ical.js';
 import { findIana } from 'windows-iana';
 import { isValidTimeZone } from '../../lib/time.ts';
-import { wallClockToInstant } from '../availability/wall-clock.ts';
+import { civilFromDays, wallClockToInstant } from '../availability/wall-clock.ts';
 
 /**
  * The IANA zone a TZID names, if any: an IANA name itself, a Windows zone name as Outlook and Exchange write it
@@ -24,10 +24,47 @@ export function ianaZoneFor(tzid: string): string | undefined {
 
 /** Milliseconds since the epoch of a wall-clock time in an IANA zone (a repeated time is the earlier instant). */
 export function zonedInstant(time: ICAL.Time, zone: string): number {
-  const date = { year: time.year, month: time.month, day: time.day };
-  const minutes = time.isDate ? 0 : time.hour * 60 + time.minute;
-  return wallClockToInstant(date, minutes, zone) + (time.isDate ? 0 : time.second * 1000);
+  const wallClock = time.isDate
+    ? Date.UTC(time.year, time.month - 1, time.day)
+    : Date.UTC(time.year, time.month - 1, time.day, time.hour, time.minute, time.second);
+  return wallClockInstant(wallClock, zone);
 }
+
+/** The same for a wall-clock time given as milliseconds read as if UTC (whole seconds). */
+export function wallClockInstant(wallClockMs: number, zone: string): number {
+  const day = Math.floor(wallClockMs / DAY);
+  const offset = dayOffset(zone, day);
+  if (!Number.isNaN(offset)) return wallClockMs - offset;
+  const ms = wallClockMs - day * DAY;
+  return wallClockToInstant(civilFromDays(day), Math.floor(ms / MINUTE), zone) + (ms % MINUTE);
+}
+
+/**
+ * A zone's UTC offset (ms) on a local date (a day number) when it holds all day, NaN when it changes that day;
+ * cached, so that a sync's tens of thousands of wall-clock times (and ical.js's offset look-ups while it iterates
+ * a rule) cost a Map read each. Zones change their offset at most once within a day either side of any instant
+ * (wall-clock.ts), so the same offset at the date's midnight and at the next one means no change between.
+ */
+function dayOffset(zone: string, day: number): number {
+  let offsets = dayOffsets.get(zone);
+  if (!offsets) {
+    offsets = new Map();
+    dayOffsets.set(zone, offsets);
+  }
+  let offset = offsets.get(day);
+  if (offset === undefined) {
+    if (offsets.size > 100_000) offsets.clear();
+    const date = civilFromDays(day);
+    const start = day * DAY - wallClockToInstant(date, 0, zone);
+    offset = start === (day + 1) * DAY - wallClockToInstant(date, 1440, zone) ? start : Number.NaN;
+    offsets.set(day, offset);
+  }
+  return offset;
+}
+
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+const dayOffsets = new Map<string, Map<number, number>>();
 
 /**
  * An ical.js zone backed by the runtime's tz database instead of a VTIMEZONE: exact for every year, where the
@@ -47,7 +84,7 @@ export class IanaZone extends ICAL.Timezone {
   }
 }
 
-const DATE_PROPERTIES = ['dtstart', 'dtend', 'rdate', 'exdate', 'recurrence-id'];
+const DATE_PROPERTIES = new Set(['dtstart', 'dtend', 'rdate', 'exdate', 'recurrence-id']);
 
 /**
  * The calendar's VEVENTs, each re-parented under a root holding only the VTIMEZONEs still needed, so that ical.js
@@ -77,14 +114,13 @@ export function eventsWithZones(calendar: ICAL.Component): ICAL.Component[] {
   return events;
 }
 
+/** Read from the events' jCal: ical.js would wrap every property it looks at, for thousands of events. */
 function tzidsUsed(events: ICAL.Component[]): Set<string> {
   const tzids = new Set<string>();
   for (const event of events) {
-    for (const name of DATE_PROPERTIES) {
-      for (const property of event.getAllProperties(name)) {
-        const tzid = property.getParameter('tzid');
-        if (typeof tzid === 'string') tzids.add(tzid);
-      }
+    for (const [name, parameters] of event.jCal[1] as [string, Record<string, unknown>][]) {
+      const tzid = DATE_PROPERTIES.has(name) ? parameters.tzid : undefined;
+      if (typeof tzid === 'string') tzids.add(tzid);
     }
   }
   return tzids;
