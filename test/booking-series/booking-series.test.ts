@@ -3,6 +3,7 @@
  * host's wall clock across DST; all or nothing, with a 409 naming each failing occurrence and reason and leaving
  * nothing behind; the limits count the series' own occurrences; canceling what is still to come; 400s and 404s.
  */
+import { rebuildBusyDays } from '../../src/modules/calendars/busy-days.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/lib/clock.ts';
 import { newId } from '../../src/lib/ids.ts';
@@ -295,4 +296,5 @@ async function calendarBusy(hostId: string, from: string, to: string): Promise<v
     from,
     to,
   ]);
+  await rebuildBusyDays(t.em(), connection);
 }
