@@ -19,7 +19,7 @@ import {
 } from './slots.ts';
 import type { ScheduleHours } from './schedule-intervals.ts';
 import { formatDate, localDate } from './wall-clock.ts';
-import { formatDay, type RuleRefusal, ruleRefusals } from './booking-rules.ts';
+import { formatDay, type RuleRefusal, RuleBooks, ruleRefusals } from './booking-rules.ts';
 
 /** One reason a slot is not offered; `hostId` says whose time it is (absent when it concerns the whole team). */
 export type SlotReason =
@@ -194,7 +194,9 @@ export const REASON_PRODUCERS: readonly ReasonProducer[] = [
 
 /** The engine's verdict on one slot, per host and overall, with every reason it is not offered. */
 export function explainSlot(facts: SlotQuestionFacts): SlotExplanation {
-  const { rules, mode } = facts;
+  const { mode } = facts;
+  // The engine is asked about each host more than once below: each host's window and limits are worked out once.
+  const rules = facts.rules.ruleBooks ? facts.rules : { ...facts.rules, ruleBooks: new RuleBooks() };
   const hosts = facts.hosts.map((host): HostContext => {
     const calendar = toEngineHost(host);
     return { ...host, calendar, hours: hostHours(rules, calendar) };
