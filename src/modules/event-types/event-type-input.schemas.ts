@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EXAMPLE } from '../../lib/examples.ts';
-import { DEFAULT_REMINDERS, EventTypeKindSchema, RemindersSchema } from './event-types.schemas.ts';
+import { DEFAULT_REMINDERS, EventTypeKindSchema, NotificationsSchema, RemindersSchema } from './event-types.schemas.ts';
 import {
   BookingLimitsSchema,
   BookingWindowSchema,
@@ -118,6 +118,7 @@ export const CreateEventTypeInputSchema = z
       requiresConfirmation: RequiresConfirmationSchema.default(false),
       recurrence: RecurrenceSchema.default(null),
       reminders: RemindersSchema.default(() => DEFAULT_REMINDERS.map((reminder) => ({ ...reminder }))),
+      notifications: NotificationsSchema.default(true),
     },
     { error: (issue) => (issue.code === 'unrecognized_keys' ? unknownFieldsMessage(issue.keys) : undefined) },
   )
@@ -154,6 +155,7 @@ export const UpdateEventTypeInputSchema = z
       ),
       recurrence: RecurrenceSchema.optional(),
       reminders: RemindersSchema.optional(),
+      notifications: NotificationsSchema.optional(),
     },
     { error: (issue) => (issue.code === 'unrecognized_keys' ? unknownFieldsMessage(issue.keys) : undefined) },
   )

@@ -157,8 +157,8 @@ export async function createEventType(
                                  private_link_key_hash, organization_id, reminders, created_at, updated_at,
                                  booking_window_days, booking_window_start, booking_window_end,
                                  limit_per_day, limit_per_week, limit_per_month, cancel_notice_min,
-                                 reschedule_notice_min, requires_confirmation, recurrence_max_count)
-         values (?, ?, ?, ?, ?, ?::integer[], ?, ?, ?, ?, ?, ?, ?, ?, ?, null, ?::jsonb, ?, ?, ?, ?::date, ?::date, ?, ?, ?, ?, ?, ?, ?)`,
+                                 reschedule_notice_min, requires_confirmation, recurrence_max_count, notifications)
+         values (?, ?, ?, ?, ?, ?::integer[], ?, ?, ?, ?, ?, ?, ?, ?, ?, null, ?::jsonb, ?, ?, ?, ?::date, ?::date, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [
           id,
           ownerId,
@@ -184,6 +184,7 @@ export async function createEventType(
           input.rescheduleNoticeMin,
           input.requiresConfirmation,
           input.recurrence?.maxCount ?? null,
+          input.notifications,
         ],
         'run',
       );
@@ -244,6 +245,7 @@ export async function updateEventType(
       if (input.requiresConfirmation !== undefined) set('requires_confirmation', input.requiresConfirmation);
       if (input.recurrence !== undefined) set('recurrence_max_count', input.recurrence?.maxCount ?? null);
       if (input.reminders !== undefined) set('reminders', JSON.stringify(input.reminders), '::jsonb');
+      if (input.notifications !== undefined) set('notifications', input.notifications);
       let privateLink: ReturnType<typeof newPrivateLinkKey> | undefined;
       if (input.secret === true && !(current.secret && current.privateLinkKeyHash !== null)) {
         privateLink = newPrivateLinkKey();

@@ -37,6 +37,7 @@ interface Draft {
   requiresConfirmation: boolean;
   recurrenceMaxCount: string;
   reminders: ReminderDraft[];
+  notifications: boolean;
 }
 
 /** The settings typed as text. */
@@ -71,6 +72,7 @@ function draftOf(existing?: EventTypeItem): Draft {
     requiresConfirmation: existing?.requiresConfirmation ?? false,
     recurrenceMaxCount: shown(existing?.recurrence?.maxCount),
     reminders: (existing?.reminders ?? [{ offsetMin: 1440, to: 'invitee' as const }]).map((reminder) => ({ offsetMin: String(reminder.offsetMin), to: reminder.to })),
+    notifications: existing?.notifications ?? true,
   };
 }
 
@@ -123,6 +125,7 @@ function fieldsOf(draft: Draft, existing?: EventTypeItem) {
     requiresConfirmation: draft.requiresConfirmation,
     recurrence: recurrence === undefined ? null : { maxCount: recurrence },
     reminders: draft.reminders.map((reminder) => ({ offsetMin: whole(reminder.offsetMin), to: reminder.to })),
+    notifications: draft.notifications,
   };
 }
 
@@ -207,6 +210,10 @@ export function EventTypeForm(props: { existing?: EventTypeItem; onSaved: (event
       <label className="choice">
         <input type="checkbox" checked={draft.requiresConfirmation} onChange={(e) => set({ requiresConfirmation: e.target.checked })} />
         <span className="choice-text">Requires confirmation (you confirm or decline each booking; its time is held meanwhile)</span>
+      </label>
+      <label className="choice">
+        <input type="checkbox" checked={draft.notifications} onChange={(e) => set({ notifications: e.target.checked })} />
+        <span className="choice-text">E-mail notifications (confirmations, updates, cancellations and reminders to the invitee, guests and you)</span>
       </label>
       <RemindersEditor reminders={draft.reminders} onChange={(reminders) => set({ reminders })} />
       <label className="choice">
