@@ -12,6 +12,7 @@ import { rebuildAllContacts, refreshContacts } from '../../src/modules/contacts/
 import { databaseUrl } from '../../test/helpers/database-url.ts';
 import { type BenchFixture, eventTypeIdOf, userIdOf } from './fixture.ts';
 import { ensureCalendarHosts } from './calendars.ts';
+import { ensureRuleHosts } from './rules.ts';
 import { ensureTeams } from './teams.ts';
 
 export const BENCH_DATABASE = 'bench_data';
@@ -74,6 +75,7 @@ export async function ensureDataset(serverUrl: string, log: Log, options: { rebu
     await withClient(databaseUrl(serverUrl, BENCH_DATABASE), async (client) => {
       await ensureTeams(client, fixture, log);
       await ensureCalendarHosts(client, fixture, log);
+      await ensureRuleHosts(client, fixture, log);
     });
     return fixture;
   });
