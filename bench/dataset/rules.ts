@@ -87,7 +87,7 @@ export async function ensureRuleHosts(client: pg.Client, fixture: BenchFixture, 
 /** The two event types; returns the first whole local day of the window (YYYY-MM-DD), where the bookings start. */
 async function insertEventTypes(client: pg.Client, fixture: BenchFixture, host: string): Promise<string> {
   const { rows } = await client.query<{ first: string; last: string }>(
-    `select (($1::timestamptz at time zone $2)::date + 1)::text as first, (($1::timestamptz at time zone $2)::date + $3)::text as last`,
+    `select (($1::timestamptz at time zone $2)::date + 1)::text as first, (($1::timestamptz at time zone $2)::date + $3::int)::text as last`,
     [fixture.availability.windowFrom, RULES_ZONE, RULES.windowDays],
   );
   const { first, last } = rows[0]!;
