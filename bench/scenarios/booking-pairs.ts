@@ -33,8 +33,9 @@ export interface PairRun {
   /** CPU per request answered (a 409 costs too), in the service's process and in PostgreSQL. */
   serverUsPerBooking: number;
   databaseUsPerBooking?: number;
-  /** Answers other than the expected 201. */
+  /** Answers other than the expected 201 (and errors), by status. */
   failed: number;
+  statusCodes: Record<string, number>;
   /** How long `settle` waited after the load stopped. */
   settleMs: number;
 }
@@ -97,6 +98,11 @@ async function measureSide(context: PairContext, side: PairSide): Promise<PairRu
     serverUsPerBooking: server / answered,
     ...(databaseAfter === undefined || before.database === undefined ? {} : { databaseUsPerBooking: (databaseAfter - before.database) / answered }),
     failed: result.non2xx + result.errors,
+    statusCodes: Object.fromEntries(
+      Object.entries(result.statusCodeStats)
+        .filter(([code]) => !code.startsWith('2'))
+        .map(([code, stats]) => [code, stats.count]),
+    ),
     settleMs,
   };
 }
@@ -108,13 +114,17 @@ function medianRun(runs: readonly PairRun[]): PairRun {
     serverUsPerBooking: median(runs.map((run) => run.serverUsPerBooking)),
     ...(database.length === runs.length ? { databaseUsPerBooking: median(database) } : {}),
     failed: runs.reduce((sum, run) => sum + run.failed, 0),
+    statusCodes: runs.reduce<Record<string, number>>((codes, run) => {
+      for (const [code, n] of Object.entries(run.statusCodes)) codes[code] = (codes[code] ?? 0) + n;
+      return codes;
+    }, {}),
     settleMs: median(runs.map((run) => run.settleMs)),
   };
 }
 
 const format = (run: PairRun) =>
   `${Math.round(run.rps)} bookings/s, node ${Math.round(run.serverUsPerBooking)} µs + PostgreSQL ${Math.round(run.databaseUsPerBooking ?? Number.NaN)} µs CPU each` +
-  (run.failed > 0 ? `, ${run.failed} failed` : '') +
+  (run.failed > 0 ? `, ${run.failed} failed (${Object.entries(run.statusCodes).map(([code, n]) => `${code}×${n}`).join(' ') || 'errors'})` : '') +
   (run.settleMs >= 1 ? `, settled ${Math.round(run.settleMs)} ms after` : '');
 
 /** The figures as the run prints them. */
