@@ -111,8 +111,8 @@ function outcomeOf(options: MessageWorkerOptions, message: ClaimedMessage, outco
 }
 
 /**
- * Writes the outcomes of a batch in one statement once all its messages have gone (a statement and a commit per
- * message were most of PostgreSQL's work in sending), each only if the claim still holds the message.
+ * Writes the outcomes of a batch in one statement once all its messages have gone (one statement and one commit
+ * per batch, not per message), each only if the claim still holds the message.
  */
 async function recordOutcomes(options: MessageWorkerOptions, outcomes: Outcome[], lease: Date): Promise<void> {
   if (outcomes.length === 0) return;
