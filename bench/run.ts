@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon, { type AutocannonResult } from 'autocannon';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import { databaseUrl } from '../test/helpers/database-url.ts';
-import { BENCH_DATABASE, ensureDataset, withClient } from './dataset/dataset.ts';
+import { BENCH_DATABASE, ensureDataset, holdRunLock, withClient } from './dataset/dataset.ts';
 import type { BenchFixture } from './dataset/fixture.ts';
 import { explainQueries } from './report/explain.ts';
 import { serviceNodeFlags } from '../scripts/service-node-flags.ts';
@@ -329,6 +329,7 @@ async function main(): Promise<void> {
   const serverUrl = process.env.DATABASE_URL ?? embedded!.url;
   const servers: Server[] = [];
   let sink: SmtpSink | undefined;
+  const runLock = await holdRunLock(serverUrl, log);
   try {
     const fixture = await ensureDataset(serverUrl, log, { rebuild: options.rebuild });
     if (options.datasetOnly) return;
@@ -473,6 +474,7 @@ async function main(): Promise<void> {
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
     await sink?.close();
+    await runLock.release();
     await embedded?.stop();
   }
 }
