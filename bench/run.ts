@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon, { type AutocannonResult } from 'autocannon';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import { databaseUrl } from '../test/helpers/database-url.ts';
-import { BENCH_DATABASE, ensureDataset, withClient } from './dataset/dataset.ts';
+import { BENCH_DATABASE, ensureDataset, holdRunLock, withClient } from './dataset/dataset.ts';
 import type { BenchFixture } from './dataset/fixture.ts';
 import { explainQueries } from './report/explain.ts';
 import { serviceNodeFlags } from '../scripts/service-node-flags.ts';
@@ -18,6 +18,9 @@ import { summarizeProfile } from './report/profile-summary.ts';
 import { slotCurve } from './scenarios/slot-curve.ts';
 import { benchWebhooks, type WebhookFigures, webhookLines } from './scenarios/webhooks.ts';
 import { benchCalendarSync, type CalendarSyncFigures, calendarSyncLines } from './scenarios/calendar-sync.ts';
+import { comparePair, type PairContext, type PairFigures, pairLines } from './scenarios/booking-pairs.ts';
+import { benchEmail, type EmailFigures, sendingLines, type SmtpSink, startSmtpSink } from './scenarios/email.ts';
+import { BOOKER_EVENT_TYPES, BOOKER_LIMITS } from './dataset/rules.ts';
 import {
   attachRatios,
   calendarSyncVerdicts,
@@ -26,12 +29,17 @@ import {
   type Measurement,
   measurementTable,
   medianOfRounds,
+  pairVerdicts,
+  sendingVerdicts,
+  TARGETS,
   verdictTable,
 } from './report/report.ts';
 import {
   BOOKINGS_PAGE,
   createBookingSource,
   DEEP_PAGES,
+  restBookingTarget,
+  spreadBookingSource,
   type Prepared,
   readRouter,
   type RouterProcedure,
@@ -50,7 +58,8 @@ const USAGE = `npm run bench -- [options]
   --warmup=3            seconds of warm-up before the first round
   --connections=50      concurrent connections
   --latency-duration=2  seconds of a second pass at one connection (0 skips it)
-  --only=me,bookings    only these scenarios (webhooks included: --only=webhooks; the calendar sync: --only=calendars.sync)
+  --only=me,bookings    only these scenarios (webhooks included: --only=webhooks; the calendar sync: --only=calendars.sync;
+                        e-mail: --only=email, or email.bookings, email.sent, email.sending; booking rules: --only=rules)
   --rebuild             rebuild the data set
   --dataset-only        build the data set, then stop
   --explain             print EXPLAIN ANALYZE of the list queries
@@ -118,11 +127,11 @@ interface Server {
 }
 
 /** Forks a server script with the same Node (process.execPath) and waits for the port it listens on. */
-function startServer(script: string, dbUrl: string, execArgv: string[] = []): Promise<Server> {
+function startServer(script: string, dbUrl: string, execArgv: string[] = [], env: Record<string, string> = {}): Promise<Server> {
   return new Promise((resolve, reject) => {
     const child: ChildProcess = fork(path.join(here, script), [], {
       execArgv,
-      env: { ...process.env, BENCH_DATABASE_URL: dbUrl, NODE_ENV: 'production' },
+      env: { ...process.env, ...env, BENCH_DATABASE_URL: dbUrl, NODE_ENV: 'production' },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     const failed = (code: number | null) => reject(new Error(`${script} exited with code ${code} before listening`));
@@ -319,6 +328,8 @@ async function main(): Promise<void> {
     : await startEmbeddedPostgres(path.resolve(here, '../.data/bench'), log);
   const serverUrl = process.env.DATABASE_URL ?? embedded!.url;
   const servers: Server[] = [];
+  let sink: SmtpSink | undefined;
+  const runLock = await holdRunLock(serverUrl, log);
   try {
     const fixture = await ensureDataset(serverUrl, log, { rebuild: options.rebuild });
     if (options.datasetOnly) return;
@@ -341,6 +352,7 @@ async function main(): Promise<void> {
     const nodeFlags = serviceNodeFlags();
     const baseline = await startServer('servers/baseline-server.ts', dbUrl, nodeFlags);
     servers.push(baseline);
+    // Without SMTP_URL, as `npm start` by default: mail is kept (only the e-mail scenarios book event types that send any).
     const app = await startServer(
       'servers/app-server.ts',
       dbUrl,
@@ -376,11 +388,37 @@ async function main(): Promise<void> {
     const measurements = medianOfRounds(rounds);
 
     const webhooks = await runWebhookBench(options, fixture, dbUrl, prepared, app, databaseCpu);
-    // Last: its syncs are the service's only work while it runs.
+    const ruleBookings = await runRuleBookingBench(options, fixture, app, databaseCpu);
+    const email: EmailFigures = {
+      ...(named(options, 'email', 'email.bookings') ? await runEmailBench(options, fixture, dbUrl, prepared, app, undefined, databaseCpu, { bookings: true }) : {}),
+    };
+    // Its syncs are the service's only work while it runs.
     const calendarSync = await runCalendarSyncBench(options, dbUrl, app, databaseCpu);
+    // Last, on a service that sends to a local SMTP server: this one's worker would keep the messages it claims.
+    const sent = { bookings: named(options, 'email', 'email.sent'), sending: named(options, 'email', 'email.sending') };
+    if (sent.bookings || sent.sending) {
+      await app.stop();
+      servers.splice(servers.indexOf(app), 1);
+      sink = await startSmtpSink();
+      const mailApp = await startServer(
+        'servers/app-server.ts',
+        dbUrl,
+        options.profile ? [...nodeFlags, '--cpu-prof', `--cpu-prof-dir=${profileDir}`] : nodeFlags,
+        { BENCH_SMTP_URL: sink.url },
+      );
+      servers.push(mailApp);
+      Object.assign(email, await runEmailBench(options, fixture, dbUrl, prepared, mailApp, sink, databaseCpu, sent));
+    }
 
     attachRatios(measurements);
-    const verdicts = [...evaluateTargets(measurements), ...(calendarSync ? calendarSyncVerdicts(calendarSync) : [])];
+    const verdicts = [
+      ...evaluateTargets(measurements),
+      ...pairVerdicts('POST /bookings with e-mail (queued, kept) vs without', email.bookings, TARGETS.emailBookingMaxCpuRatio),
+      ...pairVerdicts('POST /bookings with e-mail (sent meanwhile, charged) vs without', email.sent, TARGETS.emailBookingMaxCpuRatio),
+      ...sendingVerdicts(email.sending),
+      ...pairVerdicts('POST /bookings with limits vs without', ruleBookings, TARGETS.rulesBookingMaxCpuRatio),
+      ...(calendarSync ? calendarSyncVerdicts(calendarSync) : []),
+    ];
     const finishedAt = new Date();
     const summary = {
       startedAt: startedAt.toISOString(),
@@ -393,6 +431,8 @@ async function main(): Promise<void> {
       rounds,
       verdicts,
       webhooks,
+      email,
+      ruleBookings,
       calendarSync,
     };
     mkdirSync(resultsDir, { recursive: true });
@@ -413,12 +453,18 @@ async function main(): Promise<void> {
       verdictTable(verdicts),
       '',
       ...(webhooks ? [...webhookLines(webhooks), ''] : []),
+      ...(email.bookings ? [...pairLines('E-mail: POST /bookings with e-mail queued (kept, no SMTP) vs without', email.bookings, TARGETS.emailBookingMaxCpuRatio), ''] : []),
+      ...(email.sent ? [...pairLines('E-mail: POST /bookings with e-mail sent meanwhile (charged) vs without', email.sent, TARGETS.emailBookingMaxCpuRatio), ''] : []),
+      ...(email.sending ? [...sendingLines(email.sending, TARGETS.emailMessagesPerSecond), ''] : []),
+      ...(ruleBookings ? [...pairLines('Booking rules: POST /bookings with limits vs without', ruleBookings, TARGETS.rulesBookingMaxCpuRatio), ''] : []),
       ...(calendarSync ? [...calendarSyncLines(calendarSync), ''] : []),
       `${verdicts.filter((v) => v.met).length} of ${verdicts.length} targets met; total ${summary.seconds}s; results in ${path.relative(process.cwd(), file)}`,
     ];
     process.stdout.write(`${out.join('\n')}\n`);
 
     await Promise.all(servers.splice(0).map((server) => server.stop()));
+    await sink?.close();
+    sink = undefined;
     if (options.profile) {
       for (const name of readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'))) {
         process.stdout.write(`\nCPU profile of the service (${path.join(path.relative(process.cwd(), profileDir), name)}):\n`);
@@ -427,6 +473,8 @@ async function main(): Promise<void> {
     }
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
+    await sink?.close();
+    await runLock.release();
     await embedded?.stop();
   }
 }
@@ -453,6 +501,59 @@ async function runWebhookBench(
     databaseCpuMicros: databaseCpu,
     log,
   });
+}
+
+/** What the POST /bookings comparisons need (bench/scenarios/booking-pairs.ts). */
+function pairContext(options: Options, app: Server, databaseCpu: () => number | undefined): PairContext {
+  return {
+    seconds: options.duration,
+    warmup: options.warmup,
+    rounds: Math.max(2, options.rounds),
+    measure: (target, seconds) => measure(app.url, target, options, seconds),
+    probe: async (target) => probeProblem(await send(app.url, target), target),
+    serverCpuMicros: () => app.cpuMicros(),
+    databaseCpuMicros: databaseCpu,
+    log,
+  };
+}
+
+const named = (options: Options, ...keys: string[]) => options.only.length === 0 || options.only.some((o) => keys.includes(o));
+
+/** E-mail's figures (bench/scenarios/email.ts) on `app`, which sends to `sink` or, without one, keeps its mail. */
+function runEmailBench(
+  options: Options,
+  fixture: BenchFixture,
+  dbUrl: string,
+  prepared: Prepared,
+  app: Server,
+  sink: SmtpSink | undefined,
+  databaseCpu: () => number | undefined,
+  parts: { bookings?: boolean; sending?: boolean },
+): Promise<EmailFigures> {
+  return benchEmail({ ...pairContext(options, app, databaseCpu), dbUrl, appUrl: app.url, fixture, sink, nextBooking: prepared.nextBooking, parts });
+}
+
+/**
+ * POST /bookings of the booker's event type with limits against the same without, when --only names it (`rules`,
+ * `rules.bookings`) or is not given. Both book 8 slots a day far beyond the other scenarios' slots, so the limits
+ * (8 a day, 56 a week, 248 a month) are counted on every booking, over the up to 8 × 33 bookings before it, and never
+ * reached.
+ */
+async function runRuleBookingBench(
+  options: Options,
+  fixture: BenchFixture,
+  app: Server,
+  databaseCpu: () => number | undefined,
+): Promise<PairFigures | { skipped: string } | undefined> {
+  if (!named(options, 'rules', 'rules.bookings')) return undefined;
+  const next = spreadBookingSource(fixture, 3000, BOOKER_LIMITS.perDay);
+  const booking = (eventTypeId: string) => restBookingTarget(fixture, () => next(eventTypeId));
+  return comparePair(
+    pairContext(options, app, databaseCpu),
+    'limits',
+    { target: booking(BOOKER_EVENT_TYPES.plain) },
+    { target: booking(BOOKER_EVENT_TYPES.withLimits) },
+  );
 }
 
 /** The calendar sync's figures, when --only names them (`calendars` or `calendars.sync`) or is not given. */

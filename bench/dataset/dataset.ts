@@ -12,6 +12,7 @@ import { rebuildAllContacts, refreshContacts } from '../../src/modules/contacts/
 import { databaseUrl } from '../../test/helpers/database-url.ts';
 import { type BenchFixture, eventTypeIdOf, userIdOf } from './fixture.ts';
 import { ensureCalendarHosts } from './calendars.ts';
+import { ensureRuleHosts } from './rules.ts';
 import { ensureTeams } from './teams.ts';
 
 export const BENCH_DATABASE = 'bench_data';
@@ -74,6 +75,7 @@ export async function ensureDataset(serverUrl: string, log: Log, options: { rebu
     await withClient(databaseUrl(serverUrl, BENCH_DATABASE), async (client) => {
       await ensureTeams(client, fixture, log);
       await ensureCalendarHosts(client, fixture, log);
+      await ensureRuleHosts(client, fixture, log);
     });
     return fixture;
   });
@@ -96,6 +98,29 @@ async function whileNoOtherBenchPrepares<T>(serverUrl: string, log: Log, work: (
     // Ending the session (withClient) releases the lock.
     return work();
   });
+}
+
+/** The advisory lock a whole bench run holds, on the server's maintenance database. */
+const RUN_LOCK = 0x62656e64;
+
+/**
+ * Takes the lock of a whole run, waiting while another bench holds it: two benches on one data set disturb each other's
+ * figures, wipe each other's bookings (resetBooker) and take each other's queued messages. Also warns of other sessions
+ * on the data set (a bench without this lock, a test pointed at it). Ending the returned session releases it.
+ */
+export async function holdRunLock(serverUrl: string, log: Log): Promise<{ release(): Promise<void> }> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [RUN_LOCK]);
+  if (!rows[0]?.locked) {
+    log('another bench is running on this server; waiting for it to finish');
+    await client.query('select pg_advisory_lock($1)', [RUN_LOCK]);
+  }
+  const others = await client.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = $1', [BENCH_DATABASE]);
+  if (others.rows[0]!.n > 0) {
+    log(`warning: ${others.rows[0]!.n} other sessions are connected to ${BENCH_DATABASE} (another bench?): the figures may be disturbed`);
+  }
+  return { release: () => client.end() };
 }
 
 async function ensureCoreDataset(serverUrl: string, log: Log, options: { rebuild?: boolean }): Promise<BenchFixture> {

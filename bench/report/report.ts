@@ -65,6 +65,13 @@ export const TARGETS = {
   calendarsTeamP99SingleMs: 50,
   /** One sync of a 5,000-event feed with 200 recurring series: the service's CPU. */
   calendarSyncCpuMs: 1000,
+  /** GET /availability of an event type with a booking window and limits: p99 at one connection. */
+  rulesAvailabilityP99SingleMs: 5,
+  /** POST /bookings with limits against the same without, and with e-mail against the same without: node CPU. */
+  rulesBookingMaxCpuRatio: 1.1,
+  emailBookingMaxCpuRatio: 1.1,
+  /** Messages a second one instance sends to a local SMTP server. */
+  emailMessagesPerSecond: 200,
 };
 
 /** The host with calendars and its twins without (bench/dataset/calendars.ts): the same busy time as bookings, none. */
@@ -221,6 +228,15 @@ export function evaluateTargets(measurements: Measurement[]): TargetVerdict[] {
       });
     }
     verdicts.push(...calendarVerdicts(m, measured, subject));
+    if (m.work === 'rules.availability' && m.p99Single !== undefined) {
+      const twin = measured.find((t) => t.work === 'rules.none' && t.surface === m.surface);
+      verdicts.push({
+        target: `p99 at 1 connection < ${TARGETS.rulesAvailabilityP99SingleMs} ms`,
+        subject,
+        value: `${m.p99Single} ms${twin?.p99Single === undefined ? '' : `; without window and limits ${twin.p99Single} ms`}`,
+        met: m.p99Single < TARGETS.rulesAvailabilityP99SingleMs,
+      });
+    }
     if (m.work === 'bookings.create') {
       const conflicts = m.statusCodes?.['409'] ?? 0;
       verdicts.push({ target: 'no 409 when every POST books a distinct slot', subject, value: String(conflicts), met: conflicts === 0 });
@@ -261,6 +277,32 @@ export function calendarSyncVerdicts(figures: { serverCpuMs: number; databaseCpu
       subject: `calendar sync, ${figures.events.toLocaleString('en-US')} events, ${figures.series} recurring series`,
       value: `${Math.round(figures.serverCpuMs)} ms${database}`,
       met: figures.serverCpuMs <= TARGETS.calendarSyncCpuMs,
+    },
+  ];
+}
+
+/** A feature's cost on POST /bookings (bench/scenarios/booking-pairs.ts): the service's CPU with it / without it. */
+export function pairVerdicts(subject: string, figures: { serverCpuRatio: number; without: { serverUsPerBooking: number }; with: { serverUsPerBooking: number } } | { skipped: string } | undefined, limit: number): TargetVerdict[] {
+  if (!figures || 'skipped' in figures) return [];
+  return [
+    {
+      target: `node CPU per booking ≤ ${limit} × without`,
+      subject,
+      value: `${figures.serverCpuRatio.toFixed(3)} (${Math.round(figures.with.serverUsPerBooking)} vs ${Math.round(figures.without.serverUsPerBooking)} µs)`,
+      met: figures.serverCpuRatio <= limit,
+    },
+  ];
+}
+
+/** E-mail sending's rate to a local SMTP server. */
+export function sendingVerdicts(figures: { messagesPerSecond: number; serverUsPerMessage: number } | undefined): TargetVerdict[] {
+  if (!figures) return [];
+  return [
+    {
+      target: `at least ${TARGETS.emailMessagesPerSecond} messages/s`,
+      subject: 'e-mail sending, one instance, local SMTP server',
+      value: `${Math.round(figures.messagesPerSecond)} (node ${Math.round(figures.serverUsPerMessage)} µs CPU each)`,
+      met: figures.messagesPerSecond >= TARGETS.emailMessagesPerSecond,
     },
   ];
 }

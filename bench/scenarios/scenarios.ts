@@ -6,6 +6,7 @@
  */
 import type { BenchFixture } from '../dataset/fixture.ts';
 import { CALENDAR_SIZES, type CalendarScenario, calendarEventTypeId } from '../dataset/calendars.ts';
+import { RULES, rulesEventTypeId, type RulesScenario } from '../dataset/rules.ts';
 import { type TeamKind, teamEventTypeId } from '../dataset/teams.ts';
 
 export type Surface = 'baseline' | 'rest' | 'trpc' | 'mcp';
@@ -66,6 +67,19 @@ const CALENDAR_SCENARIOS: { key: string; scenario: CalendarScenario; label: stri
   },
 ];
 
+/**
+ * One host with a booking window and limits against the same host and bookings without either
+ * (bench/dataset/rules.ts): a round robin of one, owned by the availability user. Holds join the first when they exist.
+ */
+const RULES_SCENARIOS: { key: string; scenario: RulesScenario; label: string }[] = [
+  {
+    key: 'rules.availability',
+    scenario: 'limited',
+    label: `GET /availability, 31 days, a ${RULES.windowDays}-day window and limits per day, week and month, 500 bookings`,
+  },
+  { key: 'rules.none', scenario: 'none', label: 'GET /availability, 31 days, the same host and bookings without window or limits' },
+];
+
 export const WORKS: Work[] = [
   { key: 'me', label: 'GET /me', method: 'GET', path: '/me', user: 'heavy', hasBaseline: true },
   { key: 'event-types', label: 'GET /event-types', method: 'GET', path: '/event-types', user: 'heavy', hasBaseline: true },
@@ -108,6 +122,9 @@ export const WORKS: Work[] = [
     }),
   ),
   ...CALENDAR_SCENARIOS.map(
+    ({ key, label }): Work => ({ key, label, method: 'GET', path: '/availability', user: 'availability', hasBaseline: true }),
+  ),
+  ...RULES_SCENARIOS.map(
     ({ key, label }): Work => ({ key, label, method: 'GET', path: '/availability', user: 'availability', hasBaseline: true }),
   ),
   { key: 'bookings.create', label: 'POST /bookings', method: 'POST', path: '/bookings', user: 'booker', hasBaseline: true },
@@ -154,6 +171,36 @@ export function createBookingSource(fixture: BenchFixture): Prepared['nextBookin
   };
 }
 
+/**
+ * Slots of the booker far beyond the ones createBookingSource hands out (from `firstDay` days after its first), `perDay`
+ * a day evenly spread: for bookings whose limits per day, week and month must never be reached.
+ */
+export function spreadBookingSource(fixture: BenchFixture, firstDay: number, perDay: number): (eventTypeId: string) => CreateBookingBody {
+  const first = Date.parse(fixture.booker.firstStart) + firstDay * 86_400_000;
+  const step = Math.floor(86_400_000 / perDay / 60_000) * 60_000;
+  let sequence = 0;
+  return (eventTypeId) => {
+    const i = sequence++;
+    return {
+      eventTypeId,
+      start: new Date(first + Math.floor(i / perDay) * 86_400_000 + (i % perDay) * step).toISOString(),
+      durationMin: fixture.booker.durationMin,
+      invitee: { name: `Bench Invitee ${i}`, email: `bench.spread.${i}@example.com`, timezone: 'UTC' },
+    };
+  };
+}
+
+/** POST /api/v2/bookings as the booker, a body per request. */
+export function restBookingTarget(fixture: BenchFixture, body: () => CreateBookingBody): Target {
+  return {
+    method: 'POST',
+    path: '/api/v2/bookings',
+    headers: { authorization: `Bearer ${fixture.booker.token}`, 'content-type': 'application/json' },
+    expectStatus: 201,
+    body: () => JSON.stringify(body()),
+  };
+}
+
 /** The query (GET) or the body (POST) of a unit of work; undefined when it cannot run (no deep cursor). */
 export function inputFor(work: Work, surface: Surface, prepared: Prepared): Input | undefined {
   const { fixture } = prepared;
@@ -176,6 +223,14 @@ export function inputFor(work: Work, surface: Surface, prepared: Prepared): Inpu
         to: fixture.availability.windowTo,
       };
     default: {
+      const rules = RULES_SCENARIOS.find((scenario) => scenario.key === work.key);
+      if (rules) {
+        return {
+          eventTypeId: rulesEventTypeId(rules.scenario),
+          from: fixture.availability.windowFrom,
+          to: fixture.availability.windowTo,
+        };
+      }
       const calendars = CALENDAR_SCENARIOS.find((scenario) => scenario.key === work.key);
       if (calendars) {
         return {

@@ -23,6 +23,8 @@ const env = loadEnv({
   // bench/scenarios/calendar-sync.ts serves its feed on 127.0.0.1, and syncs it once per measured run.
   CALENDAR_ALLOW_PRIVATE_NETWORKS: 'true',
   CALENDAR_SYNC_INTERVAL: '24h',
+  // bench/scenarios/email.ts starts one with a local SMTP server that accepts and counts; otherwise mail is kept.
+  ...(process.env.BENCH_SMTP_URL ? { SMTP_URL: process.env.BENCH_SMTP_URL } : {}),
 });
 const orm = await initOrm(url);
 const app = await buildApp({ env, orm, databaseUrl: url, apiRateLimitPerMinute: 1_000_000_000, logger: false });

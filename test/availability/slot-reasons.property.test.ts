@@ -7,6 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { RuleBooks } from '../../src/modules/availability/booking-rules.ts';
 import { MINUTE_MS } from '../../src/modules/availability/intervals.ts';
 import { WEEKDAYS, type WeeklyHours } from '../../src/modules/availability/schedule.ts';
 import { type BusyEntry, type CalendarBusyEntry, explainSlot, type ExplainHost, toEngineHost } from '../../src/modules/availability/slot-reasons.ts';
@@ -131,10 +132,13 @@ describe('explaining one slot', () => {
         const team: ExplainHost[] = hosts;
         // GET /availability offers nothing for an inactive event type, and the engine's starts otherwise.
         const offered = new Set(active ? computeSlotStarts(rules, team.map(toEngineHost), mode) : []);
+        // One request's rule books for every slot explained, as a service call shares them; the list above works
+        // each host's out afresh, so a book kept too long would show here as a disagreement.
+        const shared = { ...rules, ruleBooks: new RuleBooks() };
         const first = Math.ceil(rules.from / MINUTE_MS);
         const last = Math.floor(rules.to / MINUTE_MS) - rules.durationMin;
         for (let start = first; start <= last; start += start % 5 === 0 ? 1 : 4) {
-          const slotRules = { ...rules, from: start * MINUTE_MS, to: (start + rules.durationMin) * MINUTE_MS };
+          const slotRules = { ...shared, from: start * MINUTE_MS, to: (start + rules.durationMin) * MINUTE_MS };
           const explained = explainSlot({ rules: slotRules, mode, active, hosts: team });
           const at = new Date(start * MINUTE_MS).toISOString();
           expect(explained.available, at).toBe(offered.has(start));

@@ -92,6 +92,7 @@ describe('POST /api/v2/event-types', () => {
       secret: false,
       organizationId: null,
       reminders: [{ offsetMin: 1440, to: 'invitee' }],
+      notifications: true,
       createdAt: NOW,
       updatedAt: NOW,
       minimumNoticeMin: 0,

@@ -9,7 +9,7 @@ import {
   hasLimits,
   toEventType,
 } from '../event-types/event-type.rows.ts';
-import { COUNT_MARGIN_MS } from './booking-rules.ts';
+import { COUNT_MARGIN_MS, RuleBooks } from './booking-rules.ts';
 import type { HostCalendars } from '../calendars/calendars.schemas.ts';
 import type { AvailabilityInput, AvailabilityOutput, Slot } from './availability.schemas.ts';
 import type { DateOverride, WeeklyHours } from './schedule.ts';
@@ -379,6 +379,7 @@ export function slotRules(eventType: EventTypeRecord, durationMin: number, now: 
     to,
     bookingWindow: eventType.bookingWindow,
     limits: eventType.limits,
+    ...(eventType.bookingWindow || eventType.limits ? { ruleBooks: new RuleBooks() } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { dayNumber, formatDay, fullPeriods, midnight, ruleRefusals, startAllowance, windowDays } from './booking-rules.ts';
+import { dayNumber, formatDay, fullPeriods, hostRuleBook, midnight, RuleBooks, ruleRefusals, startAllowance, windowDays } from './booking-rules.ts';
 import { MINUTE_MS, subtractIntervals } from './intervals.ts';
 
 const minuteOf = (iso: string) => Date.parse(iso) / MINUTE_MS;
@@ -74,5 +75,60 @@ describe('the limits', () => {
     expect(slot('2026-11-30T12:00:00Z')).toEqual(['daily_limit']);
     expect(slot('2026-12-01T00:00:00Z')).toEqual([]);
     expect(startAllowance({ now: 0 }, 'UTC', counted)).toBeUndefined();
+  });
+});
+
+describe('the rule books of a request', () => {
+  const now = Date.parse('2026-12-01T12:00:00Z');
+  const counted = [minuteOf('2026-12-02T09:00:00Z'), 1];
+  const rules = { now, bookingWindow: { type: 'rolling', days: 5 } as const, limits: { perDay: 2 }, ruleBooks: new RuleBooks() };
+
+  it('work a host out once: every copy of the rules gets the same book', () => {
+    const book = hostRuleBook(rules, 'Europe/Berlin', counted);
+    expect(hostRuleBook({ ...rules }, 'Europe/Berlin', counted)).toBe(book);
+    expect(hostRuleBook({ ...rules, ruleBooks: undefined }, 'Europe/Berlin', counted)).not.toBe(book);
+    expect(hostRuleBook({ ...rules, ruleBooks: undefined }, 'Europe/Berlin', counted)).toEqual(book);
+  });
+
+  it('never serve a book to other inputs: counts read again, another zone, clock, window or no rules at all', () => {
+    const books = { ...rules, ruleBooks: new RuleBooks() };
+    const at = minuteOf('2026-12-02T15:00:00Z');
+    expect(ruleRefusals(books, 'UTC', counted, at)).toEqual([]);
+    // The same host's counts read again under its lock: one more booking fills 2 December.
+    const reread = [...counted, minuteOf('2026-12-02T10:00:00Z'), 1];
+    expect(ruleRefusals(books, 'UTC', reread, at).map((refusal) => refusal.kind)).toEqual(['daily_limit']);
+    expect(ruleRefusals(books, 'UTC', counted, at)).toEqual([]);
+    // Another zone is worked out for itself.
+    expect(hostRuleBook(books, 'Pacific/Auckland', reread)).toEqual(hostRuleBook({ ...books, ruleBooks: undefined }, 'Pacific/Auckland', reread));
+    const later = { ...books, now: Date.parse('2026-12-05T12:00:00Z') };
+    expect(hostRuleBook(later, 'UTC', counted)!.window!.range).toEqual({ first: day('2026-12-05'), last: day('2026-12-09') });
+    expect(hostRuleBook({ ...books, bookingWindow: { type: 'rolling', days: 1 } }, 'UTC', counted)!.window!.range.last).toBe(day('2026-12-01'));
+    expect(hostRuleBook({ ...books, bookingWindow: null, limits: null }, 'UTC', counted)).toBeUndefined();
+  });
+
+  it('give what a fresh computation gives, whatever is asked in between', () => {
+    const zone = fc.constantFrom('UTC', 'Europe/Berlin', 'America/Santiago', 'Pacific/Auckland');
+    const base = minuteOf('2026-03-25T00:00:00Z');
+    const countedArb = fc.array(fc.tuple(fc.integer({ min: 0, max: 60 * 24 * 20 }), fc.constantFrom(1, 2)), { maxLength: 8 }).map((pairs) => pairs.flatMap(([m, seats]) => [base + m, seats]));
+    const question = fc.record({ zone, counted: countedArb, start: fc.integer({ min: -1440, max: 60 * 24 * 21 }).map((m) => base + m) });
+    fc.assert(
+      fc.property(
+        fc.record({
+          window: fc.constantFrom(null, { type: 'rolling' as const, days: 3 }, { type: 'range' as const, start: '2026-03-27', end: '2026-04-02' }),
+          limits: fc.constantFrom(null, { perDay: 1 }, { perDay: 2, perWeek: 3 }, { perMonth: 4 }),
+          questions: fc.array(question, { minLength: 1, maxLength: 12 }),
+        }),
+        ({ window, limits, questions }) => {
+          const shared = { now: base * MINUTE_MS, bookingWindow: window, limits, ruleBooks: new RuleBooks() };
+          const fresh = { ...shared, ruleBooks: undefined };
+          // Each host's counts are asked about twice, as explain does, in between the others'.
+          for (const { zone: z, counted: c, start } of [...questions, ...questions]) {
+            expect(ruleRefusals(shared, z, c, start)).toEqual(ruleRefusals(fresh, z, c, start));
+            expect(startAllowance(shared, z, c)).toEqual(startAllowance(fresh, z, c));
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });

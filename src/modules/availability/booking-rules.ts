@@ -19,6 +19,8 @@ export interface BookingRuleSettings {
   now: number;
   bookingWindow?: BookingWindow | null;
   limits?: BookingLimits | null;
+  /** The hosts' rule books of this request, each worked out once (RuleBooks); absent: worked out at every call. */
+  ruleBooks?: RuleBooks;
 }
 
 export type LimitKind = 'daily_limit' | 'weekly_limit' | 'monthly_limit';
@@ -101,19 +103,76 @@ export function daysAsInterval(range: DayRange, zone: string): Intervals {
   return [midnight(range.first, zone), midnight(range.last + 1, zone)];
 }
 
+/** What the window and the limits decide for one host, in its zone: the dates and the instants they cover. */
+export interface HostRuleBook {
+  /** The window's dates and the instants they cover; absent without a window. */
+  window?: { range: DayRange; instants: Intervals };
+  /** The full periods, in fullPeriods' order, each with the instants it covers. */
+  full: { period: FullPeriod; instants: Intervals }[];
+  /** Where a slot may start (normalized epoch minutes). */
+  allowance: Intervals;
+}
+
+interface RuleBookEntry {
+  zone: string;
+  counted: ArrayLike<number> | undefined;
+  now: number;
+  bookingWindow: BookingWindow | null | undefined;
+  limits: BookingLimits | null | undefined;
+  book: HostRuleBook;
+}
+
+/**
+ * The rule books of one request's hosts. Explaining a slot asks the engine about each host several times, and
+ * the explain property test thousands of times, while a host's book depends only on its zone, its counted
+ * bookings and the rules: so it is worked out once. An entry serves only the very inputs it was made from (the
+ * same counted pairs, zone, clock, window and limits objects), so counts re-read under the hosts' locks, or the
+ * rules copied without window and limits, never meet a stale book.
+ */
+export class RuleBooks {
+  readonly #entries = new Map<ArrayLike<number> | string, RuleBookEntry>();
+
+  /** The book for exactly these inputs, if one was kept. */
+  find(rules: BookingRuleSettings, zone: string, counted: ArrayLike<number> | undefined): HostRuleBook | undefined {
+    const entry = this.#entries.get(counted ?? zone);
+    if (!entry || entry.zone !== zone || entry.counted !== counted || entry.now !== rules.now) return undefined;
+    return entry.bookingWindow === rules.bookingWindow && entry.limits === rules.limits ? entry.book : undefined;
+  }
+
+  keep(rules: BookingRuleSettings, zone: string, counted: ArrayLike<number> | undefined, book: HostRuleBook): void {
+    this.#entries.set(counted ?? zone, { zone, counted, now: rules.now, bookingWindow: rules.bookingWindow, limits: rules.limits, book });
+  }
+}
+
+/**
+ * The host's rule book (from the request's RuleBooks when it has one for these inputs), or undefined when the
+ * event type has neither a window nor limits: then nothing is computed at all.
+ */
+export function hostRuleBook(rules: BookingRuleSettings, zone: string, counted: ArrayLike<number> | undefined): HostRuleBook | undefined {
+  const { bookingWindow, limits } = rules;
+  if (!bookingWindow && !limits) return undefined;
+  const kept = rules.ruleBooks?.find(rules, zone, counted);
+  if (kept) return kept;
+  const book: HostRuleBook = { full: [], allowance: EVERYWHEN };
+  if (bookingWindow) {
+    const range = windowDays(bookingWindow, rules.now, zone);
+    book.window = { range, instants: daysAsInterval(range, zone) };
+    book.allowance = book.window.instants;
+  }
+  if (limits && counted && counted.length > 0) {
+    book.full = fullPeriods(limits, counted, zone).map((period) => ({ period, instants: daysAsInterval(period, zone) }));
+    book.allowance = subtractIntervals(book.allowance, normalizeIntervals(book.full.flatMap((full) => full.instants)));
+  }
+  rules.ruleBooks?.keep(rules, zone, counted, book);
+  return book;
+}
+
 /**
  * Where a slot of this host may start under the window and the limits (normalized epoch minutes), or undefined
  * when the event type has neither: then nothing is computed at all.
  */
 export function startAllowance(rules: BookingRuleSettings, zone: string, counted: ArrayLike<number> | undefined): Intervals | undefined {
-  const { bookingWindow, limits } = rules;
-  if (!bookingWindow && !limits) return undefined;
-  let allowed = bookingWindow ? daysAsInterval(windowDays(bookingWindow, rules.now, zone), zone) : EVERYWHEN;
-  if (limits && counted && counted.length > 0) {
-    const blocked = fullPeriods(limits, counted, zone).flatMap((period) => daysAsInterval(period, zone));
-    allowed = subtractIntervals(allowed, normalizeIntervals(blocked));
-  }
-  return allowed;
+  return hostRuleBook(rules, zone, counted)?.allowance;
 }
 
 /** The allowance of a team that must all be free (collective): where every host's allows. */
@@ -136,16 +195,12 @@ export function ruleRefusals(
   counted: ArrayLike<number> | undefined,
   start: number,
 ): RuleRefusal[] {
-  const covers = (range: DayRange) => {
-    const [from, to] = daysAsInterval(range, zone);
-    return from! <= start && start < to!;
-  };
+  const book = hostRuleBook(rules, zone, counted);
+  if (!book) return [];
+  const covers = ([from, to]: Intervals) => from! <= start && start < to!;
   const refusals: RuleRefusal[] = [];
-  if (rules.bookingWindow) {
-    const range = windowDays(rules.bookingWindow, rules.now, zone);
-    if (!covers(range)) refusals.push({ kind: 'booking_window', ...range });
-  }
-  if (rules.limits && counted && counted.length > 0) refusals.push(...fullPeriods(rules.limits, counted, zone).filter(covers));
+  if (book.window && !covers(book.window.instants)) refusals.push({ kind: 'booking_window', ...book.window.range });
+  for (const { period, instants } of book.full) if (covers(instants)) refusals.push({ ...period });
   return refusals;
 }
 

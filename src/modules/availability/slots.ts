@@ -15,7 +15,7 @@ import {
 } from './intervals.ts';
 import { type Schedule, scheduleHours, type ScheduleHours } from './schedule-intervals.ts';
 import type { BookingLimits, BookingWindow } from '../event-types/event-type.rows.ts';
-import { startAllowance, teamAllowance } from './booking-rules.ts';
+import { type RuleBooks, startAllowance, teamAllowance } from './booking-rules.ts';
 
 export type { Schedule } from './schedule-intervals.ts';
 
@@ -40,6 +40,8 @@ export interface SlotRules {
   bookingWindow?: BookingWindow | null;
   /** Bookings per host per day, week, month; a full period offers nothing. Needs each host's `counted`. */
   limits?: BookingLimits | null;
+  /** The hosts' window and limits worked out once per request (booking-rules.ts); copies of the rules share it. */
+  ruleBooks?: RuleBooks;
 }
 
 /** One host as the engine takes it: busy time already in minutes and normalized. */

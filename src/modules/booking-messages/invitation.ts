@@ -42,8 +42,9 @@ export function invitationFile(facts: InvitationFacts): string {
     id: facts.uid,
     sequence: facts.sequence,
     stamp: facts.stamp,
-    start: dayjs(facts.start).tz(facts.zone),
-    end: dayjs(facts.end).tz(facts.zone),
+    // ical-generator converts each date to `timezone` itself: converting here first did the slow part twice.
+    start: dayjs(facts.start),
+    end: dayjs(facts.end),
     timezone: facts.zone,
     summary: facts.summary,
     description: facts.description,

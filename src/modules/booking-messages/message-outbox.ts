@@ -15,9 +15,10 @@ import { announcements, planReminders, type PlannedMessage, replanReminders, SKI
 const FACTS_SQL = `?::jsonb || jsonb_build_object('host', jsonb_build_object('name', coalesce(h.name, h.email), 'email', h.email, 'timezone', h.timezone))`;
 
 /**
- * Inserts planned messages of booking `b` (parameters: facts, created_at, the messages as JSON, the booking's id).
- * The host's messages go to the booking's host; an invitee's message that inherits the manage link takes the
- * one the booking's earlier messages carry.
+ * Inserts planned messages of booking `b` (parameters: facts, created_at, the messages as JSON, the booking's id),
+ * none while its event type's e-mail is off (`notifications`, read here so that every change obeys it as it stands
+ * in the change's transaction). The host's messages go to the booking's host; an invitee's message that inherits
+ * the manage link takes the one the booking's earlier messages carry.
  */
 const INSERT_SQL = `insert into booking_message (id, booking_id, owner_id, kind, audience, recipient, time_zone, status, scheduled_for,
                                   next_attempt_at, offset_min, last_error, sequence, facts, manage_link, created_at)
@@ -27,10 +28,10 @@ const INSERT_SQL = `insert into booking_message (id, booking_id, owner_id, kind,
                  when m.inherit_link then (select p.manage_link from booking_message p where p.booking_id = b.id and p.manage_link is not null limit 1)
             end,
             ?
-       from booking b join app_user h on h.id = b.host_id
+       from booking b join app_user h on h.id = b.host_id join event_type et on et.id = b.event_type_id
       cross join jsonb_to_recordset(?::jsonb) as m(kind text, audience text, recipient text, time_zone text, status text,
             scheduled_for timestamptz, next_attempt_at timestamptz, offset_min integer, last_error text, manage_link text, inherit_link boolean, n integer)
-      where b.id = ?
+      where b.id = ? and et.notifications
       order by m.n`;
 
 /** `n` keeps the messages in the plan's order (their `position`). */

@@ -2,9 +2,9 @@
  * Sends due messages: every instance polls, and claims a batch with `for update skip locked` while moving its due
  * time a lease ahead, in one statement (the webhook delivery worker's claim), so two instances never send one
  * message at once and a message whose instance died is claimed again when its lease ends (at least once; the
- * repeat carries the same Message-ID). Each outcome is recorded only if the lease is still that claim's, so a
- * message moved or dropped meanwhile (a reschedule, a cancellation) keeps its new state. Without an SMTP server
- * each due message is kept: marked `skipped`, as it would have gone out (the dashboard composes it on demand).
+ * repeat carries the same Message-ID). A batch's outcomes are written together, each only if the lease is still
+ * that claim's, so a message moved or dropped meanwhile (a reschedule, a cancellation) keeps its new state.
+ * Without an SMTP server each due message is kept: marked `skipped`, as it would have gone out.
  */
 import { MAIL_DELIVERY } from '../../config/timeouts.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -73,14 +73,25 @@ async function sendDueBatch(options: MessageWorkerOptions, transport: MailTransp
      returning m.id, m.kind, m.audience, m.recipient, m.time_zone, m.offset_min, m.sequence, m.facts, m.manage_link, m.created_at, m.attempts`,
     [now, MAIL_DELIVERY.batch, lease],
   );
-  await Promise.all(claimed.map((message) => attempt(options, transport, message, lease)));
+  const outcomes = await Promise.all(claimed.map((message) => attempt(options, transport, message)));
+  await recordOutcomes(options, outcomes, lease);
   return claimed.length;
 }
 
-async function attempt(options: MessageWorkerOptions, transport: MailTransport, message: ClaimedMessage, lease: Date): Promise<void> {
+/** A message's new state after an attempt, as recordOutcomes writes it. */
+interface Outcome {
+  id: string;
+  status: 'queued' | 'sent' | 'failed' | 'skipped';
+  sent_at: string | null;
+  next_attempt_at: string | null;
+  last_error: string | null;
+  /** The SMTP server's reply to a sent message. */
+  server_reply: string | null;
+}
+
+async function attempt(options: MessageWorkerOptions, transport: MailTransport, message: ClaimedMessage): Promise<Outcome> {
   if (message.kind === 'reminder' && Date.parse(message.facts.startAt) <= options.clock.now().getTime()) {
-    await record(options, message, lease, { kind: 'permanent', error: SKIPPED.started }, 'skipped');
-    return;
+    return outcomeOf(options, message, { kind: 'permanent', error: SKIPPED.started }, 'skipped');
   }
   let mail: ComposedMail;
   try {
@@ -88,27 +99,33 @@ async function attempt(options: MessageWorkerOptions, transport: MailTransport, 
   } catch (error) {
     // A fault of the service (a sealed link that no longer opens): reported, and the message fails, not loops.
     options.onError(error);
-    await record(options, message, lease, { kind: 'permanent', error: 'the message could not be composed' });
-    return;
+    return outcomeOf(options, message, { kind: 'permanent', error: 'the message could not be composed' });
   }
-  await record(options, message, lease, await transport.send(mail));
+  return outcomeOf(options, message, await transport.send(mail));
 }
 
-/** Writes an attempt's outcome, if the claim still holds the message. */
-async function record(options: MessageWorkerOptions, message: ClaimedMessage, lease: Date, outcome: SendOutcome, finalStatus: 'failed' | 'skipped' = 'failed'): Promise<void> {
+function outcomeOf(options: MessageWorkerOptions, message: ClaimedMessage, outcome: SendOutcome, finalStatus: 'failed' | 'skipped' = 'failed'): Outcome {
   const now = options.clock.now();
-  const held = 'and next_attempt_at = $3 and status = \'queued\'';
   if (outcome.kind === 'sent') {
-    await options.query(
-      `update booking_message set status = 'sent', sent_at = $1, next_attempt_at = null, last_error = null, server_reply = $4 where id = $2 ${held}`,
-      [now, message.id, lease, outcome.reply],
-    );
-    return;
+    return { id: message.id, status: 'sent', sent_at: now.toISOString(), next_attempt_at: null, last_error: null, server_reply: outcome.reply };
   }
   const delay = outcome.kind === 'temporary' ? retryDelayMs(options.retry, message.attempts, MAIL_DELIVERY.jitter) : undefined;
-  if (delay === undefined) {
-    await options.query(`update booking_message set status = $1, next_attempt_at = null, last_error = $4 where id = $2 ${held}`, [finalStatus, message.id, lease, outcome.error]);
-  } else {
-    await options.query(`update booking_message set next_attempt_at = $1, last_error = $4 where id = $2 ${held}`, [new Date(now.getTime() + delay), message.id, lease, outcome.error]);
-  }
+  if (delay === undefined) return { id: message.id, status: finalStatus, sent_at: null, next_attempt_at: null, last_error: outcome.error, server_reply: null };
+  return { id: message.id, status: 'queued', sent_at: null, next_attempt_at: new Date(now.getTime() + delay).toISOString(), last_error: outcome.error, server_reply: null };
+}
+
+/**
+ * Writes the outcomes of a batch in one statement once all its messages have gone (one statement and one commit
+ * per batch, not per message), each only if the claim still holds the message.
+ */
+async function recordOutcomes(options: MessageWorkerOptions, outcomes: Outcome[], lease: Date): Promise<void> {
+  if (outcomes.length === 0) return;
+  await options.query(
+    `update booking_message m
+        set status = x.status, sent_at = coalesce(x.sent_at, m.sent_at), next_attempt_at = x.next_attempt_at, last_error = x.last_error,
+            server_reply = coalesce(x.server_reply, m.server_reply)
+       from jsonb_to_recordset($1::jsonb) as x(id text, status text, sent_at timestamptz, next_attempt_at timestamptz, last_error text, server_reply text)
+      where m.id = x.id and m.next_attempt_at = $2 and m.status = 'queued'`,
+    [JSON.stringify(outcomes), lease],
+  );
 }

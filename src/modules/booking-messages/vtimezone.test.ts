@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { localFields, offsetMinutes } from '../availability/wall-clock.ts';
-import { offsetTransitions, vtimezone } from './vtimezone.ts';
+import { cachedTransitions, offsetTransitions, vtimezone } from './vtimezone.ts';
 
 const ZONES = ['Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kolkata', 'America/Santiago', 'Pacific/Chatham', 'Europe/Dublin', 'UTC'];
 const HOUR = 3_600_000;
@@ -25,6 +25,17 @@ describe('VTIMEZONE from the runtime’s zone data', () => {
     const text = vtimezone('Europe/Berlin', new Date('2026-12-01T09:00:00Z'));
     expect(text).toContain('BEGIN:DAYLIGHT\r\nDTSTART:20260329T020000\r\nTZOFFSETFROM:+0100\r\nTZOFFSETTO:+0200\r\nEND:DAYLIGHT');
     expect(text).toContain('BEGIN:STANDARD\r\nDTSTART:20261025T030000\r\nTZOFFSETFROM:+0200\r\nTZOFFSETTO:+0100\r\nEND:STANDARD');
+  });
+
+  it('keeps each zone’s changes per year, and gives what a search of the window itself finds', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...ZONES), fc.integer({ min: Date.UTC(2020, 0, 1) / 60_000, max: Date.UTC(2035, 0, 1) / 60_000 }), (zone, minute) => {
+        const around = minute * 60_000;
+        const window = [around - 366 * 24 * HOUR, around + 366 * 24 * HOUR] as const;
+        expect(cachedTransitions(zone, ...window)).toEqual(offsetTransitions(zone, ...window));
+      }),
+      { numRuns: 100 },
+    );
   });
 
   it('gives a calendar the same instant for any time of a zone within a year either side (an independent reader: ical.js)', () => {

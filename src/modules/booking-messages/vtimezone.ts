@@ -36,6 +36,35 @@ export function offsetTransitions(zone: string, from: number, to: number): Trans
   return transitions;
 }
 
+/**
+ * Each zone's changes per UTC calendar year, found once: an invitation needs two years of them, and finding them
+ * (a look-up per day, and Intl calls to the minute around each change) cost more than the rest of the invitation.
+ */
+const yearTransitions = new Map<string, Transition[]>();
+
+function transitionsOfYear(zone: string, year: number): Transition[] {
+  const key = `${zone}|${year}`;
+  let transitions = yearTransitions.get(key);
+  if (!transitions) {
+    if (yearTransitions.size > 10_000) yearTransitions.clear();
+    // Days from midnight UTC, a whole number of them: the changes in (1 January, 1 January of the next year].
+    transitions = offsetTransitions(zone, Date.UTC(year, 0, 1), Date.UTC(year + 1, 0, 1));
+    yearTransitions.set(key, transitions);
+  }
+  return transitions;
+}
+
+/** The zone's changes in (from, to], from the years' kept lists: offsetTransitions' for a whole number of days. */
+export function cachedTransitions(zone: string, from: number, to: number): Transition[] {
+  const first = new Date(from).getUTCFullYear();
+  const last = new Date(to).getUTCFullYear();
+  const transitions: Transition[] = [];
+  for (let year = first; year <= last; year++) {
+    for (const change of transitionsOfYear(zone, year)) if (change.at > from && change.at <= to) transitions.push(change);
+  }
+  return transitions;
+}
+
 /** `+0100`, `-0430`. */
 function offsetText(minutes: number): string {
   const sign = minutes < 0 ? '-' : '+';
@@ -57,7 +86,7 @@ export function vtimezone(zone: string, around: Date): string {
   const from = around.getTime() - YEAR;
   const initial = offsetMinutes(from, zone);
   const lines = ['BEGIN:VTIMEZONE', `TZID:${zone}`, ...observance('STANDARD', from, initial, initial)];
-  for (const change of offsetTransitions(zone, from, around.getTime() + YEAR)) {
+  for (const change of cachedTransitions(zone, from, around.getTime() + YEAR)) {
     lines.push(...observance(change.to > change.from ? 'DAYLIGHT' : 'STANDARD', change.at, change.from, change.to));
   }
   lines.push('END:VTIMEZONE');

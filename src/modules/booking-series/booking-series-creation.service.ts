@@ -145,6 +145,7 @@ async function bookSeries(
       inviteeEmail: input.invitee.email,
       convertedLeadIds,
       reminders: eventType.reminders,
+      notifications: eventType.notifications,
       manageToken: manage?.token,
       now,
     });

@@ -19,7 +19,8 @@ export interface NewBooking {
   inviteeEmail: string;
   /** The invitee's leads on this event type that the booking converted. */
   convertedLeadIds: readonly string[];
-  /** The event type's e-mail reminders. */
+  /** Whether the event type sends e-mail at all, and its reminders. */
+  notifications: boolean;
   reminders: readonly Reminder[];
   /** The invitee's manage link secret (public bookings only): their confirmation carries the link. */
   manageToken?: string | undefined;
@@ -46,8 +47,10 @@ const announceConvertedLeads: AfterBookingEffect = async (tx, { ownerId, convert
   }
 };
 
-const queueMessages: AfterBookingEffect = (tx, { booking, reminders, manageToken, now }) =>
-  queueNewBookingMessages(tx, booking, reminders, manageToken, now);
+/** Nothing at all (no plan, no sealed link) for an event type without e-mail. */
+const queueMessages: AfterBookingEffect = async (tx, { booking, notifications, reminders, manageToken, now }) => {
+  if (notifications) await queueNewBookingMessages(tx, booking, reminders, manageToken, now);
+};
 
 export const AFTER_BOOKING: readonly AfterBookingEffect[] = [
   refreshInviteeContact,

@@ -219,6 +219,7 @@ async function bookSlot(
     ownerId: eventType.ownerId,
     inviteeEmail: input.invitee.email,
     convertedLeadIds,
+    notifications: eventType.notifications,
     reminders: eventType.reminders,
     manageToken: options.manageToken,
     now,

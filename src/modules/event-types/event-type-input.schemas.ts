@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EXAMPLE } from '../../lib/examples.ts';
-import { DEFAULT_REMINDERS, EventTypeKindSchema, RemindersSchema } from './event-types.schemas.ts';
+import { DEFAULT_REMINDERS, EventTypeKindSchema, NotificationsSchema, RemindersSchema } from './event-types.schemas.ts';
 import {
   BookingLimitsSchema,
   BookingWindowSchema,
@@ -121,6 +121,7 @@ export const CreateEventTypeInputSchema = z
       reminders: RemindersSchema.default(() => DEFAULT_REMINDERS.map((reminder) => ({ ...reminder }))),
       description: EventTypeDescriptionSchema.default(null),
       locations: EventTypeLocationsSchema.default([]),
+      notifications: NotificationsSchema.default(true),
     },
     { error: (issue) => (issue.code === 'unrecognized_keys' ? unknownFieldsMessage(issue.keys) : undefined) },
   )
@@ -161,6 +162,7 @@ export const UpdateEventTypeInputSchema = z
       locations: EventTypeLocationsSchema.optional().describe(
         'Replaces the list as a whole; `[]` removes every place. Bookings already made keep the place they were booked with.',
       ),
+      notifications: NotificationsSchema.optional(),
     },
     { error: (issue) => (issue.code === 'unrecognized_keys' ? unknownFieldsMessage(issue.keys) : undefined) },
   )

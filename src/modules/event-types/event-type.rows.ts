@@ -46,6 +46,7 @@ export interface EventTypeRow {
   private_link_key_hash: string | null;
   organization_id: string | null;
   reminders: Reminder[];
+  notifications: boolean;
   created_at: SqlTimestamp;
   updated_at: SqlTimestamp;
   booking_window_days: number | null;
@@ -66,7 +67,7 @@ export interface EventTypeRow {
 /** The select list that produces an EventTypeRow from `event_type et`. */
 export const EVENT_TYPE_COLUMNS = `et.id, et.owner_id, et.name, et.slug, et.kind, et.durations_min, et.buffer_before_min,
   et.buffer_after_min, et.min_notice_min, et.slot_interval_min, et.seats_per_slot, et.color, et.active, et.secret,
-  et.private_link_key_hash, et.organization_id, et.reminders, et.created_at, et.updated_at, et.booking_window_days,
+  et.private_link_key_hash, et.organization_id, et.reminders, et.notifications, et.created_at, et.updated_at, et.booking_window_days,
   et.booking_window_start::text as booking_window_start, et.booking_window_end::text as booking_window_end, et.limit_per_day, et.limit_per_week, et.limit_per_month,
   et.cancel_notice_min, et.reschedule_notice_min, et.requires_confirmation, et.recurrence_max_count, et.description,
   et.locations`;
@@ -91,6 +92,8 @@ export interface EventTypeRecord {
   privateLinkKeyHash: string | null;
   organizationId: string | null;
   reminders: Reminder[];
+  /** Whether its bookings send e-mail at all: off, nothing is queued for them. */
+  notifications: boolean;
   createdAt: Date;
   updatedAt: Date;
   bookingWindow: BookingWindow | null;
@@ -129,6 +132,7 @@ export function toEventType(row: EventTypeRow): EventTypeRecord {
     privateLinkKeyHash: row.private_link_key_hash,
     organizationId: row.organization_id,
     reminders: row.reminders,
+    notifications: row.notifications,
     createdAt: toDate(row.created_at),
     updatedAt: toDate(row.updated_at),
     bookingWindow: bookingWindowOf(row),

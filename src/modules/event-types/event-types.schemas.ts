@@ -47,6 +47,15 @@ export const RemindersSchema = z
     examples: [[{ offsetMin: 1440, to: 'invitee' }]],
   });
 
+export const NotificationsSchema = z.boolean().meta({
+  description:
+    'Whether bookings of this event type send e-mail: confirmations with calendar invitations, updates, ' +
+    'cancellations and reminders, to the invitee, each guest and the host. Off for those who tell invitees ' +
+    'themselves (through webhooks, for example): while it is off, nothing is queued for its bookings; messages ' +
+    'queued before, such as reminders of earlier bookings, still go.',
+  examples: [true],
+});
+
 export const EventTypeSchema = z
   .object({
     id: z.string().meta({ description: 'The event type’s id.', examples: [EXAMPLE.eventTypeId] }),
@@ -74,6 +83,7 @@ export const EventTypeSchema = z
       .nullable()
       .meta({ description: 'The organisation the event type belongs to; null for a personal one.', examples: [null] }),
     reminders: RemindersSchema,
+    notifications: NotificationsSchema,
     createdAt: z.iso.datetime().meta({ description: 'When the event type was created.', examples: ['2026-11-02T08:30:00Z'] }),
     updatedAt: z.iso.datetime().meta({ description: 'When a setting last changed.', examples: ['2026-11-20T17:05:00Z'] }),
     minimumNoticeMin: z.int().meta({ description: 'Slots start at least this many minutes after the moment of booking.', examples: [120] }),
@@ -131,6 +141,7 @@ export function toEventTypeDto(eventType: EventTypeRecord, url: string): EventTy
     secret: eventType.secret,
     organizationId: eventType.organizationId,
     reminders: eventType.reminders.map(({ offsetMin, to }) => ({ offsetMin, to })),
+    notifications: eventType.notifications,
     createdAt: eventType.createdAt.toISOString(),
     updatedAt: eventType.updatedAt.toISOString(),
     minimumNoticeMin: eventType.minNoticeMin,

@@ -162,8 +162,8 @@ export async function createEventType(
                                  private_link_key_hash, organization_id, reminders, created_at, updated_at,
                                  booking_window_days, booking_window_start, booking_window_end,
                                  limit_per_day, limit_per_week, limit_per_month, cancel_notice_min,
-                                 reschedule_notice_min, requires_confirmation, recurrence_max_count, description, locations)
-         values (?, ?, ?, ?, ?, ?::integer[], ?, ?, ?, ?, ?, ?, ?, ?, ?, null, ?::jsonb, ?, ?, ?, ?::date, ?::date, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb)`,
+                                 reschedule_notice_min, requires_confirmation, recurrence_max_count, description, locations, notifications)
+         values (?, ?, ?, ?, ?, ?::integer[], ?, ?, ?, ?, ?, ?, ?, ?, ?, null, ?::jsonb, ?, ?, ?, ?::date, ?::date, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?)`,
         [
           id,
           ownerId,
@@ -191,6 +191,7 @@ export async function createEventType(
           input.recurrence?.maxCount ?? null,
           descriptionColumn(input.description),
           JSON.stringify(input.locations),
+          input.notifications,
         ],
         'run',
       );
@@ -253,6 +254,7 @@ export async function updateEventType(
       if (input.reminders !== undefined) set('reminders', JSON.stringify(input.reminders), '::jsonb');
       if (input.description !== undefined) set('description', descriptionColumn(input.description));
       if (input.locations !== undefined) set('locations', JSON.stringify(input.locations), '::jsonb');
+      if (input.notifications !== undefined) set('notifications', input.notifications);
       let privateLink: ReturnType<typeof newPrivateLinkKey> | undefined;
       if (input.secret === true && !(current.secret && current.privateLinkKeyHash !== null)) {
         privateLink = newPrivateLinkKey();

@@ -40,6 +40,7 @@ interface Draft {
   reminders: ReminderDraft[];
   description: string;
   locations: LocationDraft[];
+  notifications: boolean;
 }
 
 /** The settings typed as text. */
@@ -76,6 +77,7 @@ function draftOf(existing?: EventTypeItem): Draft {
     reminders: (existing?.reminders ?? [{ offsetMin: 1440, to: 'invitee' as const }]).map((reminder) => ({ offsetMin: String(reminder.offsetMin), to: reminder.to })),
     description: existing?.description ?? '',
     locations: (existing?.locations ?? []).map(locationDraftOf),
+    notifications: existing?.notifications ?? true,
   };
 }
 
@@ -131,6 +133,7 @@ function fieldsOf(draft: Draft, existing?: EventTypeItem) {
     // Blank is no description, as the API returns it.
     description: draft.description.trim() === '' ? null : draft.description.trim(),
     locations: locationsOf(draft.locations),
+    notifications: draft.notifications,
   };
 }
 
@@ -229,6 +232,10 @@ export function EventTypeForm(props: { existing?: EventTypeItem; onSaved: (event
       <label className="choice">
         <input type="checkbox" checked={draft.requiresConfirmation} onChange={(e) => set({ requiresConfirmation: e.target.checked })} />
         <span className="choice-text">Requires confirmation (you confirm or decline each booking; its time is held meanwhile)</span>
+      </label>
+      <label className="choice">
+        <input type="checkbox" checked={draft.notifications} onChange={(e) => set({ notifications: e.target.checked })} />
+        <span className="choice-text">E-mail notifications (confirmations, updates, cancellations and reminders to the invitee, guests and you)</span>
       </label>
       <RemindersEditor reminders={draft.reminders} onChange={(reminders) => set({ reminders })} />
       <label className="choice">
