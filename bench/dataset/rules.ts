@@ -3,15 +3,15 @@
  * rebuilding it:
  *
  * - the rules host, rebuilt whenever the availability window moves: 500 bookings of a round robin of one (owned by
- *   the availability user) with a booking window and limits that fill some of its days and weeks, and a twin event
- *   type of the same host without either;
+ *   the availability user) with a booking window and limits that fill some of its days and weeks, slot holds on the
+ *   days that are not full, and a twin event type of the same host without window or limits;
  * - the booker's event types: its first (the `POST /bookings` rows') sends no e-mail, as the baseline sends none;
  *   a second one does; a third has limits that the bench's bookings never reach.
  */
 import type pg from 'pg';
 import { type BenchFixture, eventTypeIdOf, userIdOf } from './fixture.ts';
 
-const RULES_VERSION = 'r1';
+const RULES_VERSION = 'r2';
 const BOOKER_VERSION = 'b1';
 const AVAILABILITY_USER = 2;
 const BOOKER = 3;
@@ -37,6 +37,8 @@ export const RULES = {
   limits: { perDay: 20, perWeek: 118, perMonth: 1000 },
   /** The window: the window's first 24 whole local days, so that the last week of the 31 days asked for is outside. */
   windowDays: 24,
+  /** Live slot holds on each day that is not full (20 days: 40 holds). */
+  holdsPerDay: 2,
 } as const;
 
 /** The booker's event types (15 minutes each, like its first). */
@@ -74,7 +76,7 @@ export async function ensureRuleHosts(client: pg.Client, fixture: BenchFixture, 
   );
   const firstDay = await insertEventTypes(client, fixture, host);
   await insertBookings(client, fixture, host, firstDay);
-  await insertHolds(client, fixture, host);
+  await insertHolds(client, host, firstDay);
   await client.query(
     `insert into bench_meta (key, value) values ('rules', to_jsonb($1::text)) on conflict (key) do update set value = excluded.value`,
     [marker],
@@ -141,11 +143,33 @@ async function insertBookings(client: pg.Client, fixture: BenchFixture, host: st
 }
 
 /**
- * Slot holds of the rules host: none yet. Once holds exist, add some here (held slots of the limited event type
- * inside the window, written as the service writes them), name them in the `rules.availability` label
- * (bench/scenarios/scenarios.ts) and bump RULES_VERSION, so that the row measures window, limits and holds together.
+ * Slot holds of the rules host, written as the service writes them (a slot_hold row and its busy block): the first
+ * `RULES.holdsPerDay` free half hours of each day that is not full, alive for the whole run.
  */
-async function insertHolds(_client: pg.Client, _fixture: BenchFixture, _host: string): Promise<void> {}
+async function insertHolds(client: pg.Client, host: string, firstDay: string): Promise<void> {
+  await client.query(
+    `with free as (
+       select d, p, (($3::date + d)::timestamp + interval '8 hours' + p * interval '30 minutes') at time zone $5 as start_at
+         from generate_series(0, $4::int - 1) d, generate_series(0, 23) p
+        where d % 3 <> 0
+          and not exists (select 1 from busy_block bb
+                           where bb.host_id = $2
+                             and bb.start_at = (($3::date + d)::timestamp + interval '8 hours' + p * interval '30 minutes') at time zone $5)),
+     picked as (select d, start_at, row_number() over (partition by d order by p) as nth from free)
+     insert into slot_hold (id, event_type_id, host_id, holder, start_at, end_at, duration_min, expires_at, created_at)
+     select md5('bench-hold-' || d || '-' || nth)::uuid::text, $1, $2, 'bench', start_at, start_at + interval '30 minutes', 30,
+            now() + interval '400 days', now()
+       from picked where nth <= $6`,
+    [rulesEventTypeId('limited'), host, firstDay, RULES.days, RULES_ZONE, RULES.holdsPerDay],
+  );
+  await client.query(
+    `insert into busy_block (id, host_id, event_type_id, start_at, end_at, busy, seats_taken, active, created_at, hold_id, hold_expires_at)
+     select md5('bench-hb-' || id)::uuid::text, host_id, event_type_id, start_at, end_at, tstzrange(start_at, end_at, '[)'), 1, true,
+            created_at, id, expires_at
+       from slot_hold where host_id = $1`,
+    [host],
+  );
+}
 
 /** The booker's event types beside its first (which loses its e-mail), unless this version of them exists. */
 async function ensureBookerEventTypes(client: pg.Client, log: (line: string) => void): Promise<void> {

@@ -69,15 +69,15 @@ const CALENDAR_SCENARIOS: { key: string; scenario: CalendarScenario; label: stri
 
 /**
  * One host with a booking window and limits against the same host and bookings without either
- * (bench/dataset/rules.ts): a round robin of one, owned by the availability user. Holds join the first when they exist.
+ * (bench/dataset/rules.ts): a round robin of one, owned by the availability user, whose slot holds count for both.
  */
 const RULES_SCENARIOS: { key: string; scenario: RulesScenario; label: string }[] = [
   {
     key: 'rules.availability',
     scenario: 'limited',
-    label: `GET /availability, 31 days, a ${RULES.windowDays}-day window and limits per day, week and month, 500 bookings`,
+    label: `GET /availability, 31 days, a ${RULES.windowDays}-day window, limits per day, week and month, 500 bookings, 40 holds`,
   },
-  { key: 'rules.none', scenario: 'none', label: 'GET /availability, 31 days, the same host and bookings without window or limits' },
+  { key: 'rules.none', scenario: 'none', label: 'GET /availability, 31 days, the same host, bookings and holds without window or limits' },
 ];
 
 export const WORKS: Work[] = [
