@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalidField, notFound } from '../../lib/errors.ts';
 import { executePrepared } from '../../lib/prepared-sql.ts';
 import { type EventTypeRecord, hasLimits } from '../event-types/event-type.rows.ts';
-import { COUNT_MARGIN_MS } from './booking-rules.ts';
+import { countingRange } from './booking-rules.ts';
 import type { ExplainInput, ExplainOutput } from './availability-explain.schemas.ts';
 import { findEventType, type Host, hostMode, loadHosts, slotRules } from './availability.service.ts';
 import { MINUTE_MS } from './intervals.ts';
@@ -178,6 +178,7 @@ async function loadCounted(
   start: number,
   now: Date,
 ): Promise<Map<string, number[]>> {
+  const range = countingRange(eventType.limits, start, start);
   const rows = await executePrepared<{ host_id: string; start_minute: number; seats_taken: number }>(
     em,
     'availability.explain-counted',
@@ -185,7 +186,7 @@ async function loadCounted(
        from busy_block bb
       where bb.host_id = any(?::text[]) and bb.event_type_id = ? and bb.active and bb.start_at >= ? and bb.start_at < ?
         and (bb.hold_expires_at is null or bb.hold_expires_at > ?)`,
-    [hosts.map((host) => host.id), eventType.id, new Date(start - COUNT_MARGIN_MS), new Date(start + COUNT_MARGIN_MS), now],
+    [hosts.map((host) => host.id), eventType.id, new Date(range.from), new Date(range.to), now],
   );
   const byHost = new Map<string, number[]>();
   for (const row of rows) {

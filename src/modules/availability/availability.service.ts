@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalidField, notFound } from '../../lib/errors.ts';
 import { executePrepared } from '../../lib/prepared-sql.ts';
 import {
+  type BookingLimits,
   EVENT_TYPE_COLUMNS,
   type EventTypeKind,
   type EventTypeRecord,
@@ -9,7 +10,7 @@ import {
   hasLimits,
   toEventType,
 } from '../event-types/event-type.rows.ts';
-import { COUNT_MARGIN_MS, RuleBooks } from './booking-rules.ts';
+import { countingRange, RuleBooks } from './booking-rules.ts';
 import type { HostCalendars } from '../calendars/calendars.schemas.ts';
 import type { AvailabilityInput, AvailabilityOutput, Slot } from './availability.schemas.ts';
 import type { DateOverride, WeeklyHours } from './schedule.ts';
@@ -125,16 +126,19 @@ const seatsOf = (host: string, open: string) =>
 const OPEN_SEATS = 'bb.event_type_id = ? and bb.seats_taken < ?';
 
 /**
- * What the limits count for a host (parameters: the event type, the counting window, now): its busy blocks of the
+ * What the limits count for a host (parameters: the event type, the counting range, now): its busy blocks of the
  * event type that are busy now, which active and pending bookings and live holds keep, as "start minute,seats,…"
  * (busy_block_limit_idx).
  */
 const countedOf = (host: string, eventType: string) => `(select string_agg(${minuteSql('bb.start_at', 'floor')} || ',' || bb.seats_taken, ',')
          from busy_block bb
         where bb.host_id = ${host} and bb.event_type_id = ${eventType} and bb.active and bb.start_at >= ? and bb.start_at < ? and ${LIVE})`;
-const countWindowParams = (from: number, to: number, now: Date) => [new Date(from - COUNT_MARGIN_MS), new Date(to + COUNT_MARGIN_MS), now];
+const countWindowParams = (limits: BookingLimits | null | undefined, from: number, to: number, now: Date) => {
+  const range = countingRange(limits, from, to);
+  return [new Date(range.from), new Date(range.to), now];
+};
 const countParams = (eventType: EventTypeRecord, from: number, to: number, now: Date) =>
-  hasLimits(eventType) ? [eventType.id, ...countWindowParams(from, to, now)] : [];
+  hasLimits(eventType) ? [eventType.id, ...countWindowParams(eventType.limits, from, to, now)] : [];
 
 const withSeats = (eventType: EventTypeRecord) => eventType.kind === 'group';
 const seatParams = (eventType: EventTypeRecord) => (withSeats(eventType) ? [eventType.id, eventType.seatsPerSlot] : []);
@@ -291,7 +295,7 @@ export type AvailabilityRow = EventTypeRow &
   };
 
 export function availabilityParams(eventTypeId: string, ownerId: string, from: number, to: number, now: Date): unknown[] {
-  return [eventTypeId, ownerId, ...liveParams(from, to, now), ...countWindowParams(from, to, now), ...liveParams(from, to, now), ...dayParams(from, to)];
+  return [eventTypeId, ownerId, ...liveParams(from, to, now), ...countWindowParams(undefined, from, to, now), ...liveParams(from, to, now), ...dayParams(from, to)];
 }
 
 /** The event type and its calendars from availabilitySql's rows; undefined when the caller has no such event type. */

@@ -1,6 +1,19 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { dayNumber, formatDay, fullPeriods, hostRuleBook, midnight, RuleBooks, ruleRefusals, startAllowance, windowDays } from './booking-rules.ts';
+import {
+  countingRange,
+  dayNumber,
+  daysAsInterval,
+  formatDay,
+  fullPeriods,
+  hostRuleBook,
+  localDay,
+  midnight,
+  RuleBooks,
+  ruleRefusals,
+  startAllowance,
+  windowDays,
+} from './booking-rules.ts';
 import { MINUTE_MS, subtractIntervals } from './intervals.ts';
 
 const minuteOf = (iso: string) => Date.parse(iso) / MINUTE_MS;
@@ -77,6 +90,56 @@ describe('the limits', () => {
     expect(startAllowance({ now: 0 }, 'UTC', counted)).toBeUndefined();
   });
 });
+
+describe('the counting range', () => {
+  const ZONES = ['UTC', 'Pacific/Kiritimati', 'Pacific/Pago_Pago', 'America/St_Johns', 'Asia/Kathmandu', 'Europe/Berlin', 'America/Santiago'];
+  const weekOf = (d: number) => d - ((((d + 3) % 7) + 7) % 7);
+
+  it('holds every period around the window in any zone, and only the periods of the limits given', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: Date.parse('2026-01-01T00:00:00Z'), max: Date.parse('2028-12-31T00:00:00Z') }),
+        fc.integer({ min: 0, max: 40 * 86_400_000 }),
+        fc.constantFrom(...ZONES),
+        fc.subarray(['perDay', 'perWeek', 'perMonth'] as const, { minLength: 1 }),
+        (from, length, zone, keys) => {
+          const to = from + length;
+          const limits = Object.fromEntries(keys.map((key) => [key, 1]));
+          const range = countingRange(limits, from, to);
+          const first = localDay(from, zone);
+          const last = localDay(to, zone);
+          const firstDate = formatDay(first);
+          const lastDate = formatDay(last);
+          const periods = [
+            { first, last },
+            ...(keys.includes('perWeek') ? [{ first: weekOf(first), last: weekOf(last) + 6 }] : []),
+            ...(keys.includes('perMonth')
+              ? [{ first: dayNumber(`${firstDate.slice(0, 8)}01`), last: dayNumber(nextMonth(lastDate)) - 1 }]
+              : []),
+          ];
+          for (const period of periods) {
+            const [start, end] = daysAsInterval(period, zone);
+            expect(start! * MINUTE_MS).toBeGreaterThanOrEqual(range.from);
+            expect(end! * MINUTE_MS).toBeLessThanOrEqual(range.to);
+          }
+          expect(range.to - range.from).toBeLessThanOrEqual(to - from + (keys.includes('perMonth') ? 70 : keys.includes('perWeek') ? 21 : 7) * 86_400_000);
+        },
+      ),
+    );
+  });
+
+  it('reads all three periods while the limits are not known yet', () => {
+    const from = Date.parse('2026-12-15T12:00:00Z');
+    expect(countingRange(undefined, from, from)).toEqual(countingRange({ perDay: 1, perWeek: 1, perMonth: 1 }, from, from));
+    expect(countingRange({ perDay: 1 }, from, from)).toEqual({ from: Date.parse('2026-12-13T00:00:00Z'), to: Date.parse('2026-12-18T00:00:00Z') });
+  });
+});
+
+function nextMonth(date: string): string {
+  const year = Number(date.slice(0, 4));
+  const month = Number(date.slice(5, 7));
+  return month === 12 ? `${year + 1}-01-01` : `${year}-${String(month + 1).padStart(2, '0')}-01`;
+}
 
 describe('the rule books of a request', () => {
   const now = Date.parse('2026-12-01T12:00:00Z');

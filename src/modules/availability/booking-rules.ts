@@ -11,8 +11,6 @@ import { civilFromDays, offsetMinutes, wallClockToInstant } from './wall-clock.t
 const DAY_MS = 86_400_000;
 /** The whole timeline, in epoch minutes, as an interval: no restriction. */
 const EVERYWHEN: Intervals = [-(2 ** 40), 2 ** 40];
-/** Days around a window whose counted bookings decide it: a month reaches at most this far past its dates. */
-export const COUNT_MARGIN_MS = 33 * DAY_MS;
 
 export interface BookingRuleSettings {
   /** Epoch milliseconds. */
@@ -76,8 +74,26 @@ const PERIODS: readonly { kind: LimitKind; key: keyof BookingLimits; range: (day
 ];
 
 /**
+ * The instants whose bookings decide the limits for slots starting in [from, to], in any zone: every period (of
+ * the limits given; all three when they are not known yet) holding a local date of the window. A local date lies
+ * within a day of the UTC date of the same instant, and a local midnight within a day of the UTC one.
+ */
+export function countingRange(limits: BookingLimits | null | undefined, from: number, to: number): { from: number; to: number } {
+  const firstDay = Math.floor(from / DAY_MS) - 1;
+  const lastDay = Math.floor(to / DAY_MS) + 1;
+  let first = firstDay;
+  let last = lastDay;
+  for (const { key, range } of PERIODS) {
+    if (limits && limits[key] === undefined) continue;
+    first = Math.min(first, range(firstDay).first);
+    last = Math.max(last, range(lastDay).last);
+  }
+  return { from: (first - 1) * DAY_MS, to: (last + 2) * DAY_MS };
+}
+
+/**
  * The periods whose bookings reached a limit. `counted` holds pairs (start minute, seats) of the host's busy blocks
- * of the event type; the caller reads every block of the periods it asks about (COUNT_MARGIN_MS around them).
+ * of the event type; the caller reads every block of the periods it asks about (countingRange).
  */
 export function fullPeriods(limits: BookingLimits, counted: ArrayLike<number>, zone: string): FullPeriod[] {
   const full: FullPeriod[] = [];
