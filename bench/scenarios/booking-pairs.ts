@@ -2,7 +2,8 @@
  * What one feature adds to POST /bookings, in the same run: bookings of an event type without it and of its twin
  * with it, one after the other for as many rounds as the run has (the order swapped every other round), each
  * charged the service's CPU (and PostgreSQL's) per booking answered. A side may have work that its bookings leave
- * behind (e-mail to send): its `settle` waits for it inside the measured window, so that work is charged to it.
+ * behind (e-mail to send): its `settle` waits for it inside the measured window, so that work is charged to it; both
+ * windows run on for the same time after the load (AFTER_LOAD_MS).
  */
 import type { AutocannonResult } from 'autocannon';
 import { median } from '../report/report.ts';
@@ -84,12 +85,19 @@ export async function comparePair(context: PairContext, name: string, without: P
   };
 }
 
+/**
+ * Each side's window lasts at least this long after its load, settling included: the service's background work
+ * (its pollers) is then charged to both sides alike, not only to the side that waits for its leftovers.
+ */
+const AFTER_LOAD_MS = 1_000;
+
 async function measureSide(context: PairContext, side: PairSide): Promise<PairRun> {
   const before = { server: await context.serverCpuMicros(), database: context.databaseCpuMicros() };
   const result = await context.measure(side.target, context.seconds);
   const settleStarted = performance.now();
   await side.settle?.();
   const settleMs = performance.now() - settleStarted;
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, AFTER_LOAD_MS - settleMs)));
   const server = (await context.serverCpuMicros()) - before.server;
   const databaseAfter = context.databaseCpuMicros();
   const answered = Math.max(1, result['2xx'] + result.non2xx);
