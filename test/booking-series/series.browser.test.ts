@@ -43,6 +43,8 @@ describe('booking series in a browser', () => {
   });
 
   const restSeries = async (id: string) => (await t.http.get(`/api/v2/booking-series/${id}`).set(...bearer(token))).body;
+  const liveHolds = async () =>
+    (await t.em().execute<{ n: number }[]>('select count(*)::int as n from slot_hold where event_type_id = ? and expires_at > now()', [eventType.id]))[0]!.n;
 
   /** Picks the first offered slot and fills in the details; returns the slot's start. */
   async function pickAndFill(email: string): Promise<string> {
@@ -51,6 +53,8 @@ describe('booking series in a browser', () => {
     await slot.waitFor();
     const start = (await slot.getAttribute('data-start')) as string;
     await slot.click();
+    // The page holds the picked time: the series is booked with that hold.
+    await page.getByTestId('hold-notice').getByText('reserved for you until').waitFor();
     await page.getByLabel('Name', { exact: true }).fill('Rhea Repeat');
     await page.getByLabel('E-mail').fill(email);
     return start;
@@ -81,6 +85,8 @@ describe('booking series in a browser', () => {
       expect(listed.map((booking) => booking.startAt)).toEqual([0, 1, 2, 3].map((i) => new Date(Date.parse(start) + i * WEEK).toISOString()));
       const series = await restSeries(listed[0]!.seriesId);
       expect(series).toMatchObject({ recurrence: { frequency: 'weekly', interval: 1, count: 4 }, eventType: { id: eventType.id } });
+      // Booking the series with the hold ended it.
+      expect(await liveHolds()).toBe(0);
     },
     BROWSER_TEST_TIMEOUT,
   );
@@ -105,6 +111,9 @@ describe('booking series in a browser', () => {
       await screenshotBothWidths(page, 'series-conflict');
       const theirs = (await t.http.get('/api/v2/bookings').query({ limit: 100 }).set(...bearer(token))).body.data as { invitee: { email: string } }[];
       expect(theirs.filter((booking) => booking.invitee.email === 'theo@example.test')).toEqual([]);
+      // The refused series left the picked time held for the invitee, who may change the repeat and try again.
+      expect(await liveHolds()).toBe(1);
+      expect(await page.getByTestId('hold-notice').textContent()).toContain('reserved for you until');
     },
     BROWSER_TEST_TIMEOUT,
   );

@@ -2,7 +2,8 @@
  * Slot holds are exact across instances: two services (`npm start` in child processes, so no memory is shared) on
  * one database. Holds are busy blocks under the exclusion constraint bookings use, written under the same host
  * locks, so two holds of one slot, or a hold and a booking, racing through different instances end in one 201;
- * a short SLOT_HOLD_TTL frees the slot everywhere without any job; a hold is its maker's on every instance.
+ * a short SLOT_HOLD_TTL frees the slot everywhere without any job; a hold is its maker's on every instance, and
+ * keeps the first date of a series booked with it on another.
  */
 import superjson from 'superjson';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -126,5 +127,29 @@ describe('slot holds across two instances', () => {
     const booked = await via(1).page('book', { ...body, holdId: hold.id, holdToken: hold.holdToken });
     expect(booked.status).toBe(200);
     expect(await activeBlocks(start)).toBe(1);
+  }, 60_000);
+
+  it('a series from a hold on its first date: another series over it, through the other instance, is 409 there; the hold’s own books', async () => {
+    const seriesTypeId = (await createEventType(orm.em.fork(), host.id, { durationsMin: [15], recurrence: { maxCount: 4 } })).id;
+    const start = freshSlot();
+    const headers = Object.fromEntries([bearer(host.token)]);
+    const held = await httpRequest(services[0]!.port, {
+      method: 'POST',
+      path: '/api/v2/slot-holds',
+      headers,
+      body: { eventTypeId: seriesTypeId, startAt: start, durationMin: 15 },
+    });
+    expect(held.status).toBe(201);
+    const holdId = (held as { body: { id: string } }).body.id;
+    const body = { eventTypeId: seriesTypeId, startAt: start, durationMin: 15, invitee: invitee(), recurrence: { frequency: 'daily', interval: 1, count: 2 } };
+    const theirs = await via(1).page('bookSeries', body);
+    expect(theirs.status).toBe(409);
+    const details = (theirs as { body: { error: { json: { details: { code: string; path: unknown[] }[] } } } }).body.error.json.details;
+    expect(details).toEqual([expect.objectContaining({ code: 'held', path: ['occurrences', 0] })]);
+    const mine = await httpRequest(services[1]!.port, { method: 'POST', path: '/api/v2/booking-series', headers, body: { ...body, holdId } });
+    expect(mine.status, JSON.stringify(mine)).toBe(201);
+    expect(await activeBlocks(start)).toBe(1);
+    const [row] = await orm.em.fork().execute<{ n: number }[]>('select count(*)::int as n from slot_hold where id = ?', [holdId]);
+    expect(row!.n).toBe(0);
   }, 60_000);
 });

@@ -2,7 +2,7 @@
  * Booking a series: every occurrence an ordinary booking, all written in ONE booking transaction or none. The
  * occurrences are reserved under the hosts' calendar locks (series-reservation.ts), then the series row and each
  * booking with its after-booking effects (webhooks, e-mails, calendar write-back) are written; any refusal rolls
- * everything back, so a losing series leaves nothing behind.
+ * everything back, so a losing series leaves nothing behind (and the hold of its first occurrence, if any, kept).
  */
 import { resolveBookingLocation } from '../bookings/booking-location.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -26,6 +26,7 @@ import { bookingTransaction } from '../bookings/booking-transaction.ts';
 import { claimIdempotencyKey, requestHash, storeIdempotentResponse } from '../bookings/idempotency.ts';
 import type { StaleRefresh } from '../calendars/calendar-sync.ts';
 import type { EventTypeRecord } from '../event-types/event-type.rows.ts';
+import { claimHold } from '../slot-holds/held-slot.ts';
 import { insertSeries, readSeries } from './booking-series.rows.ts';
 import type { BookingSeries, CreateBookingSeriesInput } from './booking-series.schemas.ts';
 import { reserveSeries } from './series-reservation.ts';
@@ -39,6 +40,8 @@ export interface CreateSeriesOptions {
   calendarRefresh?: StaleRefresh;
   /** Public series: a manage link secret (and its hash to store) for each occurrence. */
   newManageToken?: () => { token: string; hash: string };
+  /** Whose slot holds this caller may book the first occurrence with (`holdId`); none: every holdId is 404. */
+  holder?: string;
 }
 
 export interface CreateSeriesResult {
@@ -103,13 +106,19 @@ async function bookSeries(
   assertSeriesAllowed(eventType);
   const now = options.now;
   const ownerId = eventType.ownerId;
+  const startAt = Date.parse(input.startAt);
+  const hold =
+    input.holdId === undefined
+      ? undefined
+      : await claimHold(tx, input.holdId, options.holder, { eventTypeId: input.eventTypeId, start: startAt, durationMin: input.durationMin }, now, 'startAt');
   const reserved = await reserveSeries(tx, {
     eventType,
-    startAt: Date.parse(input.startAt),
+    startAt,
     durationMin: input.durationMin,
     recurrence: input.recurrence,
     now,
     viewerId: options.caller.kind === 'owner' ? options.caller.userId : ownerId,
+    hold,
   });
   const seriesId = newId();
   await insertSeries(tx, {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { scopedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
 import { staleRefreshOf } from '../calendars/calendar-sync.ts';
+import { holderOf } from '../slot-holds/hold-rules.ts';
 import { createBookingSeries } from './booking-series-creation.service.ts';
 import { BookingSeriesSchema, CancelBookingSeriesInputSchema, CreateBookingSeriesInputSchema, SeriesIdSchema } from './booking-series.schemas.ts';
 import { cancelBookingSeries, getBookingSeries } from './booking-series.service.ts';
@@ -28,8 +29,11 @@ export const bookingSeriesRouter = router({
           '`details` name each failing occurrence (`startAt`, `path: ["occurrences", i]`) and each reason (`code`, as ' +
           'GET /availability/explain names it). Each occurrence is an ordinary booking carrying `seriesId`: listed, ' +
           'fetched, rescheduled or canceled alone, with its own webhook event and e-mails. Round robin gives every ' +
-          'occurrence the same host: the fairest one free for all of them. With an `Idempotency-Key`, a retry returns ' +
-          'the first response again.',
+          'occurrence the same host: the fairest one free for all of them. With `holdId`, the first occurrence books ' +
+          'the time of your hold (POST /slot-holds) and the hold ends, so nobody could take it meanwhile (round robin ' +
+          'keeps the held host when they are free for every occurrence); a refused series leaves the hold as it was. ' +
+          'A hold that ended, or another credential’s, is 404, and a `startAt`, `durationMin` or `eventTypeId` other ' +
+          'than the hold’s is 400 on that field. With an `Idempotency-Key`, a retry returns the first response again.',
       },
     })
     .input(CreateBookingSeriesInputSchema)
@@ -41,6 +45,7 @@ export const bookingSeriesRouter = router({
         idempotency: ctx.idempotency,
         deadline: ctx.request.deadline,
         calendarRefresh: staleRefreshOf(ctx.env, ctx.clock),
+        holder: holderOf(ctx.principal),
       });
       ctx.response.status = result.status;
       return result.series;

@@ -25,15 +25,39 @@ export const SeriesRecurrenceSchema = z
 
 export type SeriesRecurrence = z.infer<typeof SeriesRecurrenceSchema>;
 
-/** POST /bookings's body, with `startAt` for the first occurrence and the recurrence. */
+/** POST /bookings's body, with `startAt` for the first occurrence and the recurrence; `holdId` holds the first one. */
 export const CreateBookingSeriesInputSchema = CreateBookingInputSchema.omit({ start: true, holdId: true })
   .extend({
     startAt: z.iso
       .datetime({ offset: true })
       .meta({ description: 'Start of the first occurrence, as returned by /availability.', examples: [EXAMPLE.start] }),
     recurrence: SeriesRecurrenceSchema,
+    holdId: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .meta({
+        description:
+          'A slot hold of yours (`POST /slot-holds`) on exactly the first occurrence: this event type, `startAt` and `durationMin` ' +
+          '(400 on the field that differs). The series books the held time, and the hold ends; a refused series leaves it. ' +
+          'A hold that has ended, or is not yours, is 404.',
+        examples: [EXAMPLE.slotHoldId],
+      }),
   })
-  .meta({ id: 'CreateBookingSeriesInput' });
+  .meta({
+    id: 'CreateBookingSeriesInput',
+    // The whole body's example, so "Try it" books a series without a hold id that only the API could have issued.
+    examples: [
+      {
+        eventTypeId: EXAMPLE.eventTypeId,
+        startAt: EXAMPLE.start,
+        durationMin: 30,
+        invitee: { name: EXAMPLE.name, email: EXAMPLE.email, timezone: EXAMPLE.timezone },
+        recurrence: { frequency: 'weekly', interval: 1, count: 6 },
+      },
+    ],
+  });
 
 export type CreateBookingSeriesInput = z.infer<typeof CreateBookingSeriesInputSchema>;
 

@@ -3,7 +3,9 @@
  * for all of them: each occurrence is decided by the slot engine exactly as a single booking is (reserveSlot), in
  * order, so the occurrences already reserved count in the later ones' limits and busy time. All or nothing: a plan
  * with a failing occurrence is rolled back to its savepoint and its failures are explained. Round robin keeps one
- * host for the whole series: the first host, fairest first, free for every occurrence (docs/decisions.md).
+ * host for the whole series: the first host, fairest first, free for every occurrence (docs/decisions.md). A series
+ * booked with the hold of its first occurrence ends the hold under those locks, as a single booking does, and
+ * tries the held host first.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../lib/errors.ts';
@@ -12,6 +14,7 @@ import { type Host, loadHosts } from '../availability/availability.service.ts';
 import { isExclusionViolation, lockHostCalendars } from '../bookings/booking-transaction.ts';
 import { leastRecentlyBookedFirst, type ReservedSlot, reserveSlot } from '../bookings/slot-reservation.ts';
 import type { EventTypeRecord } from '../event-types/event-type.rows.ts';
+import { type ClaimedHold, endHold } from '../slot-holds/held-slot.ts';
 import { type Recurrence, seriesStarts } from './occurrences.ts';
 import { type FailedOccurrence, type OccurrenceReason, seriesRefused } from './series-refusals.ts';
 
@@ -24,6 +27,8 @@ export interface SeriesQuestion {
   now: Date;
   /** Whose bookings and calendars the explanations may name (the owner; invitees see sentences only). */
   viewerId: string;
+  /** The caller's hold of the first occurrence, claimed (locked) in this transaction. */
+  hold?: ClaimedHold;
 }
 
 export interface ReservedSeries {
@@ -46,12 +51,12 @@ type Attempt = { reserved: ReservedSeries } | { failures: FailedOccurrence[] };
 export async function reserveSeries(tx: EntityManager, question: SeriesQuestion): Promise<ReservedSeries> {
   const hosts = await loadHosts(tx, question.eventType);
   if (hosts.length === 0) throw new DomainError('conflict', 'This event type has no host to book.');
-  await lockHostCalendars(
-    tx,
-    hosts.map((host) => host.id),
-  );
+  const { hold } = question;
+  // With `now`, the hosts' ended holds are taken out first, as for every writer of busy time.
+  await lockHostCalendars(tx, [...(hold?.hostIds ?? []), ...hosts.map((host) => host.id)], question.now);
+  if (hold) await endHold(tx, hold.id);
   let closest: FailedOccurrence[] | undefined;
-  for (const plan of await plansOf(tx, question.eventType, hosts)) {
+  for (const plan of await plansOf(tx, question.eventType, hosts, hold?.hostId)) {
     const attempt = await attemptPlan(tx, question, plan, closest?.length);
     if ('reserved' in attempt) return attempt.reserved;
     if (closest === undefined || attempt.failures.length < closest.length) closest = attempt.failures;
@@ -59,8 +64,11 @@ export async function reserveSeries(tx: EntityManager, question: SeriesQuestion)
   throw seriesRefused(closest!, question.recurrence.count);
 }
 
-/** Round robin: each host alone, fairest first; collective: the owner (or the first host) as the booking's host. */
-async function plansOf(tx: EntityManager, eventType: EventTypeRecord, hosts: Host[]): Promise<Plan[]> {
+/**
+ * Round robin: each host alone, fairest first (the held host, if still a host, before them); collective: the owner
+ * (or the first host) as the booking's host.
+ */
+async function plansOf(tx: EntityManager, eventType: EventTypeRecord, hosts: Host[], heldHostId: string | undefined): Promise<Plan[]> {
   if (eventType.kind === 'round_robin') {
     const byId = new Map(hosts.map((host) => [host.id, host]));
     const fairest = await leastRecentlyBookedFirst(
@@ -68,6 +76,7 @@ async function plansOf(tx: EntityManager, eventType: EventTypeRecord, hosts: Hos
       eventType.id,
       hosts.map((host) => host.id),
     );
+    if (heldHostId !== undefined && fairest.includes(heldHostId)) fairest.unshift(...fairest.splice(fairest.indexOf(heldHostId), 1));
     return fairest.map((id) => ({ host: byId.get(id)!, onlyHostId: id }));
   }
   return [{ host: hosts.find((host) => host.id === eventType.ownerId) ?? hosts[0]! }];

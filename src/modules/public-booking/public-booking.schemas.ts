@@ -121,8 +121,8 @@ export type InviteeLinks = z.infer<typeof InviteeLinksSchema>;
 /** The public booking procedure's answer: the Booking plus the invitee's links (absent on an idempotent replay). */
 export const PublicBookingResultSchema = BookingSchema.extend({ links: InviteeLinksSchema.optional() });
 
-/** POST /booking-series's body, plus the private link key of a secret event type. */
-export const PublicBookingSeriesInputSchema = CreateBookingSeriesInputSchema.extend({ key: PrivateLinkKeySchema });
+/** POST /booking-series's body, plus the private link key of a secret event type and, with `holdId`, the hold's token. */
+export const PublicBookingSeriesInputSchema = CreateBookingSeriesInputSchema.extend({ key: PrivateLinkKeySchema, holdToken: HoldTokenSchema.optional() });
 
 export type PublicBookingSeriesInput = z.infer<typeof PublicBookingSeriesInputSchema>;
 

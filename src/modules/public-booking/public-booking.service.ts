@@ -132,12 +132,13 @@ export async function bookPublicly(
 }
 
 /**
- * The invitee books a series: exactly POST /booking-series's rules, on any event type like bookPublicly. Every
- * occurrence gets its own private manage link (each is moved or canceled alone), shown only in this response.
+ * The invitee books a series: exactly POST /booking-series's rules, on any event type like bookPublicly, with the
+ * page's hold of the first occurrence when it has one. Every occurrence gets its own private manage link (each is
+ * moved or canceled alone), shown only in this response.
  */
 export async function bookSeriesPublicly(
   em: EntityManager,
-  { key, ...input }: PublicBookingSeriesInput,
+  { key, holdToken, ...input }: PublicBookingSeriesInput,
   options: { now: Date; idempotency: IdempotencyScope | undefined; deadline?: AbortSignal; siteUrl: string; calendarRefresh?: StaleRefresh },
 ): Promise<{ status: number; series: PublicBookingSeriesResult }> {
   const eventType = await findEventType(em, input.eventTypeId);
@@ -149,6 +150,7 @@ export async function bookSeriesPublicly(
     idempotency: options.idempotency,
     calendarRefresh: options.calendarRefresh,
     newManageToken,
+    holder: holdToken === undefined ? undefined : pageHolder(hashToken(holdToken)),
   });
   const { hostId: _host, ...series } = result.series;
   const bookings = [];

@@ -19,9 +19,17 @@ export interface ClaimedHold {
 
 /**
  * The caller's live hold `holdId`, locked until the transaction ends: 404 when it is unknown, someone else's or
- * has ended; 400 on the booking's field that names another slot than the hold keeps.
+ * has ended; 400 on the booking's field that names another slot than the hold keeps (the start is `startField`:
+ * a series names its first occurrence's `startAt`).
  */
-export async function claimHold(tx: EntityManager, holdId: string, holder: string | undefined, booking: HeldSlot, now: Date): Promise<ClaimedHold> {
+export async function claimHold(
+  tx: EntityManager,
+  holdId: string,
+  holder: string | undefined,
+  booking: HeldSlot,
+  now: Date,
+  startField: 'start' | 'startAt' = 'start',
+): Promise<ClaimedHold> {
   const [row] =
     holder === undefined
       ? []
@@ -32,7 +40,7 @@ export async function claimHold(tx: EntityManager, holdId: string, holder: strin
   if (!row) throw notFound('Slot hold');
   const held = { eventTypeId: row.event_type_id, start: toDate(row.start_at).getTime(), durationMin: row.duration_min };
   const field = holdMismatch(held, booking);
-  if (field) throw invalidField([field], mismatchMessage(field, row));
+  if (field) throw invalidField([field === 'start' ? startField : field], mismatchMessage(field, row));
   return { id: row.id, hostId: row.host_id, hostIds: row.host_ids };
 }
 

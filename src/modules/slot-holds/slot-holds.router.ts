@@ -22,7 +22,7 @@ export const slotHoldsRouter = router({
           'Keeps a slot GET /availability offers for you until `expiresAt` (the service’s `SLOT_HOLD_TTL`, 10 minutes ' +
           'unless its operator set another): nobody else can book or hold it, and /availability does not offer it. ' +
           'Book it with POST /bookings and `holdId` (the same credential: the same user’s tokens, or the same OAuth ' +
-          'app), or let it go with DELETE /slot-holds/{id}; once it ends, the slot is like any other. Round robin holds ' +
+          'app), or a series from it with POST /booking-series and `holdId`, or let it go with DELETE /slot-holds/{id}; once it ends, the slot is like any other. Round robin holds ' +
           'the host a booking would get now; collective holds every host. A time the event type does not offer (in ' +
           'the past, within the minimum notice, outside the booking window or the hours, off the slot grid) is 400 on ' +
           '`startAt`, a duration it does not offer 400 on `durationMin`, a group event type 400 on `eventTypeId`; a ' +

@@ -20,7 +20,7 @@ export const SlotHoldIdInputSchema = z.object({ id: holdId });
 
 export const SlotHoldSchema = z
   .object({
-    id: z.string().meta({ description: 'The hold’s id: pass it as `holdId` to POST /bookings.', examples: [EXAMPLE.slotHoldId] }),
+    id: z.string().meta({ description: 'The hold’s id: pass it as `holdId` to POST /bookings (or POST /booking-series).', examples: [EXAMPLE.slotHoldId] }),
     eventTypeId: z.string().meta({ description: 'The event type whose slot is held.', examples: [EXAMPLE.eventTypeId] }),
     startAt: z.iso.datetime().meta({ description: 'Start of the held slot (UTC).', examples: [EXAMPLE.start] }),
     endAt: z.iso.datetime().meta({ description: 'End of the held slot (UTC).', examples: [EXAMPLE.end] }),

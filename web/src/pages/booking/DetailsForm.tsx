@@ -61,9 +61,7 @@ export function DetailsForm(props: {
       if (repeat.frequency === 'none') {
         props.onBooked(await bookOne({ ...common, start: props.slot.start }, hold));
       } else {
-        // The series decides every date itself, the first one included, so the page's hold on it goes first.
-        if (hold.kind === 'held') await api.publicBooking.releaseHold.mutate({ holdId: hold.hold.id, holdToken: hold.hold.holdToken }).catch(() => undefined);
-        props.onSeriesBooked(await api.publicBooking.bookSeries.mutate({ ...common, startAt: props.slot.start, recurrence: repeat }));
+        props.onSeriesBooked(await bookSeries({ ...common, startAt: props.slot.start, recurrence: repeat }, hold));
       }
     } catch (caught) {
       const failing = occurrenceProblems(caught);
@@ -175,14 +173,25 @@ function HoldNotice({ hold, timeZone }: { hold: HoldState; timeZone: string }) {
 }
 
 type PublicBookingInput = Parameters<typeof api.publicBooking.book.mutate>[0];
+type PublicSeriesInput = Parameters<typeof api.publicBooking.bookSeries.mutate>[0];
 
 /** Books with the page's hold; one that ended while the form was filled in leaves a time like any other, booked as such. */
 async function bookOne(body: PublicBookingInput, hold: HoldState): Promise<Booking> {
-  if (hold.kind !== 'held') return api.publicBooking.book.mutate(body);
+  return withHold(hold, (held) => api.publicBooking.book.mutate({ ...body, ...held }));
+}
+
+/** A series from the held time, the hold its first date's: a refused series leaves the hold to the invitee. */
+async function bookSeries(body: PublicSeriesInput, hold: HoldState): Promise<BookedSeries> {
+  return withHold(hold, (held) => api.publicBooking.bookSeries.mutate({ ...body, ...held }));
+}
+
+/** Calls `book` with the page's hold, and again without it when the hold has ended meanwhile (404). */
+async function withHold<T>(hold: HoldState, book: (held: { holdId?: string; holdToken?: string }) => Promise<T>): Promise<T> {
+  if (hold.kind !== 'held') return book({});
   try {
-    return await api.publicBooking.book.mutate({ ...body, holdId: hold.hold.id, holdToken: hold.hold.holdToken });
+    return await book({ holdId: hold.hold.id, holdToken: hold.hold.holdToken });
   } catch (caught) {
     if (errorStatus(caught) !== 404) throw caught;
-    return api.publicBooking.book.mutate(body);
+    return book({});
   }
 }

@@ -99,7 +99,7 @@ export function useBookingFlow(eventType: EventTypeInfo, privateKey: string | nu
       setStep({ kind: 'booked', booking });
     },
     seriesBooked: (series: BookedSeries) => {
-      // The series was booked after the page let its hold go.
+      // Booking the series with the hold ended it.
       leavePick(true);
       setStep({ kind: 'series-booked', series });
     },
