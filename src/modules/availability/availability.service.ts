@@ -218,17 +218,23 @@ const CALENDARS_SQL = [
   [calendarsStatement(true, false), calendarsStatement(true, true)],
 ] as const;
 
-export function calendarsSql(eventType: EventTypeRecord): string {
-  return CALENDARS_SQL[withSeats(eventType) ? 1 : 0][hasLimits(eventType) ? 1 : 0];
+/**
+ * Whether a read carries the limits' counts. A booking's first look, before the hosts' locks, goes without: the
+ * decision that counts is the one under the locks, which reads them again.
+ */
+export type Counting = 'counts' | 'no-counts';
+
+export function calendarsSql(eventType: EventTypeRecord, counting: Counting = 'counts'): string {
+  return CALENDARS_SQL[withSeats(eventType) ? 1 : 0][hasLimits(eventType) && counting === 'counts' ? 1 : 0];
 }
 
-export function calendarsParams(eventType: EventTypeRecord, from: number, to: number, now: Date): unknown[] {
+export function calendarsParams(eventType: EventTypeRecord, from: number, to: number, now: Date, counting: Counting = 'counts'): unknown[] {
   const seatsWindow = withSeats(eventType) ? liveParams(from, to, now) : [];
   return [
     ...hostsParams(eventType),
     ...seatParams(eventType),
     ...seatsWindow,
-    ...countParams(eventType, from, to, now),
+    ...(counting === 'counts' ? countParams(eventType, from, to, now) : []),
     ...liveParams(from, to, now),
     ...dayParams(from, to),
   ];
@@ -252,7 +258,7 @@ export async function loadCalendars(em: EntityManager, eventType: EventTypeRecor
 const EVENT_TYPE_NULLS = EVENT_TYPE_COLUMNS.split(',')
   .map(() => 'null')
   .join(', ');
-export const availabilitySql = `with et as (
+const availabilityStatement = (counting: Counting) => `with et as (
        select ${EVENT_TYPE_COLUMNS} from event_type et where et.id = ? and et.owner_id = ?
      ), listed as (
        select h.user_id from event_type_host h join et on h.event_type_id = et.id where et.kind in ('round_robin', 'collective')
@@ -269,14 +275,21 @@ export const availabilitySql = `with et as (
             case when et.kind = 'group' then ${seatsOf('u.id', 'bb.event_type_id = et.id and bb.seats_taken < et.seats_per_slot')} end,
             (select json_agg(json_build_object('id', c.id, 'status', c.status, 'lastSyncedAt', c.last_synced_at) order by c.created_at, c.id)
                from calendar_connection c where c.owner_id = u.id) as connections,
-            case when coalesce(et.limit_per_day, et.limit_per_week, et.limit_per_month) is not null
-                 then coalesce(${countedOf('u.id', 'et.id')}, '') end
+            ${
+              counting === 'counts'
+                ? `case when coalesce(et.limit_per_day, et.limit_per_week, et.limit_per_month) is not null
+                 then coalesce(${countedOf('u.id', 'et.id')}, '') end`
+                : 'null::text'
+            }
        from et
        join app_user u on u.id = any(array(select user_id from hosts))
        left join availability_schedule s on s.user_id = u.id
        left join lateral (select ${BUSY_COLUMN} from ${busyOf('u.id')}) b on true
       where et.active
       order by host_id nulls first`;
+export const availabilitySql = availabilityStatement('counts');
+/** A booking's first look (see Counting). */
+export const bookingLookSql = availabilityStatement('no-counts');
 
 interface ConnectionJson {
   id: string;
@@ -294,8 +307,9 @@ export type AvailabilityRow = EventTypeRow &
     counted: string | null;
   };
 
-export function availabilityParams(eventTypeId: string, ownerId: string, from: number, to: number, now: Date): unknown[] {
-  return [eventTypeId, ownerId, ...liveParams(from, to, now), ...countWindowParams(undefined, from, to, now), ...liveParams(from, to, now), ...dayParams(from, to)];
+export function availabilityParams(eventTypeId: string, ownerId: string, from: number, to: number, now: Date, counting: Counting = 'counts'): unknown[] {
+  const counts = counting === 'counts' ? countWindowParams(undefined, from, to, now) : [];
+  return [eventTypeId, ownerId, ...liveParams(from, to, now), ...counts, ...liveParams(from, to, now), ...dayParams(from, to)];
 }
 
 /** The event type and its calendars from availabilitySql's rows; undefined when the caller has no such event type. */

@@ -10,7 +10,7 @@ import type { EventTypeRecord } from '../event-types/event-type.rows.ts';
 import {
   availabilityParams,
   type AvailabilityRow,
-  availabilitySql,
+  bookingLookSql,
   type CalendarRow,
   calendarsParams,
   calendarsSql,
@@ -33,7 +33,7 @@ export interface SlotQuestion {
   start: number;
   durationMin: number;
   now: Date;
-  /** The hosts' calendars for the slot, when read with the event type (not under the hosts' locks). */
+  /** The hosts' calendars for the slot, read with the event type for a first look (without the limits' counts). */
   calendars?: CalendarHost[];
 }
 
@@ -42,7 +42,7 @@ export type SlotDecision = { granted: true; hostIds: string[] } | { granted: fal
 
 export interface EventTypeForSlot {
   eventType: EventTypeRecord;
-  /** The hosts' calendars for the slot, when read with the event type (not under the hosts' locks). */
+  /** The hosts' calendars for the slot, for a first look only: read without the hosts' locks or the limits' counts. */
   calendars?: CalendarHost[];
 }
 
@@ -59,10 +59,14 @@ export async function decideSlot(tx: EntityManager, question: SlotQuestion, lock
   const end = start + durationMin * MINUTE;
   const rules = slotRules(eventType, durationMin, now, start, end);
   const decide = (availability: readonly HostAvailability[]) => decideOn(eventType, rules, start, availability);
-  // The hosts and their busy time in one statement (the one /availability reads), unless the caller has them.
+  // The hosts and their busy time in one statement (the one /availability reads), unless the caller has them;
+  // a first look (lockHosts) goes without the limits' counts, read again under the locks.
+  const counting = lockHosts ? 'no-counts' : 'counts';
   const calendars =
     question.calendars ??
-    toCalendarHosts(await executePrepared<CalendarRow>(tx, 'booking.calendars', calendarsSql(eventType), calendarsParams(eventType, start, end, now)));
+    toCalendarHosts(
+      await executePrepared<CalendarRow>(tx, 'booking.calendars', calendarsSql(eventType, counting), calendarsParams(eventType, start, end, now, counting)),
+    );
   const first = decide(calendars.map(toHostAvailability));
   if (!first.granted || !lockHosts) return first;
   const hosts: Host[] = calendars.map(({ hostId, schedule }) => ({
@@ -92,7 +96,12 @@ export async function readEventTypeForSlot(
     const eventType = await findEventType(em, eventTypeId);
     return eventType && { eventType };
   }
-  const rows = await executePrepared<AvailabilityRow>(em, 'booking.event-type-calendars', availabilitySql, availabilityParams(eventTypeId, ownerId, start, end, now));
+  const rows = await executePrepared<AvailabilityRow>(
+    em,
+    'booking.event-type-calendars',
+    bookingLookSql,
+    availabilityParams(eventTypeId, ownerId, start, end, now, 'no-counts'),
+  );
   const read = readAvailabilityRows(rows);
   return read && { eventType: read.eventType, calendars: read.hosts };
 }
