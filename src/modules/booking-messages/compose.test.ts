@@ -142,3 +142,54 @@ describe('a booking that waits for the host’s confirmation', () => {
     expect(guest.text).toContain('Inês & "Co"’s request for Intro <call> is declined: Olivia Host did not confirm it before its start.');
   });
 });
+
+describe('a series’ one confirmation', () => {
+  const manage = 'https://scheduling.example/book/manage/bkm_secret';
+  const weeks = ['2026-12-01', '2026-12-08', '2026-12-15'];
+  const series = {
+    id: 'series-1',
+    frequency: 'weekly' as const,
+    interval: 1,
+    occurrences: weeks.map((day, i) => ({ bookingId: `booking-${i + 1}`, startAt: `${day}T09:00:00.000Z`, endAt: `${day}T09:30:00.000Z` })),
+  };
+  const seriesFacts = { series, previous: null, canceled: null };
+
+  it('lists every date in the reader’s zone and how often it repeats; the invitee’s copy carries the manage link', async () => {
+    const invitee = await composeMessage(stored('confirmation', 'invitee', seriesFacts), settings, manage);
+    expect(invitee.subject).toBe('Confirmed: Intro <call> with Olivia Host, every week, 3 times');
+    expect(invitee.text).toContain('Repeats: Every week, 3 times');
+    expect(invitee.text).toContain('Meeting 1: Tuesday, 1 December 2026, 09:00–09:30 (Europe/Lisbon)');
+    expect(invitee.text).toContain('Meeting 3: Tuesday, 15 December 2026, 09:00–09:30 (Europe/Lisbon)');
+    expect(invitee.html).toContain('Tuesday, 8 December 2026, 09:00–09:30 (Europe/Lisbon)');
+    expect(invitee.text).toContain(manage);
+    const host = await composeMessage(stored('confirmation', 'host', seriesFacts), settings, manage);
+    expect(host.subject).toBe('New booking series: Inês & "Co", Intro <call> (3 meetings)');
+    expect(host.text).toContain('Meeting 2: Tuesday, 8 December 2026, 04:00–04:30 (America/New_York)');
+    expect(host.text).toContain('company: Carvalho <b>Filhos</b>');
+    expect(host.text).not.toContain(manage);
+    expect(host.invitation).toBeNull();
+    const guest = await composeMessage(stored('confirmation', 'guest', seriesFacts), settings, manage);
+    expect(guest.text).toContain('invited you to 3 meetings');
+    expect(guest.text).not.toContain(manage);
+  });
+
+  it('its invitation: one VEVENT per occurrence, each with that occurrence’s UID and time, one METHOD:REQUEST', async () => {
+    for (const audience of ['invitee', 'guest'] as const) {
+      const mail = await composeMessage(stored('confirmation', audience, seriesFacts), settings, manage);
+      const calendar = new ICAL.Component(ICAL.parse(mail.invitation!.content));
+      expect(calendar.getFirstPropertyValue('method')).toBe('REQUEST');
+      const events = calendar.getAllSubcomponents('vevent');
+      expect(events.map((event) => event.getFirstPropertyValue('uid'))).toEqual(['booking-1', 'booking-2', 'booking-3'].map((id) => `${id}@scheduling.example`));
+      expect(events.map((event) => (event.getFirstPropertyValue('dtstart') as ICAL.Time).toJSDate().toISOString())).toEqual(series.occurrences.map((o) => o.startAt));
+      expect(events.map((event) => (event.getFirstPropertyValue('dtend') as ICAL.Time).toJSDate().toISOString())).toEqual(series.occurrences.map((o) => o.endAt));
+      expect(events.map((event) => event.getFirstPropertyValue('sequence'))).toEqual([2, 2, 2]);
+      expect(calendar.getAllSubcomponents('vtimezone')).toHaveLength(1);
+    }
+  });
+
+  it('a later message of one occurrence (a reminder, an update) is that occurrence’s alone', async () => {
+    const update = await composeMessage(stored('update', 'invitee'), settings, manage);
+    const calendar = new ICAL.Component(ICAL.parse(update.invitation!.content));
+    expect(calendar.getAllSubcomponents('vevent')).toHaveLength(1);
+  });
+});

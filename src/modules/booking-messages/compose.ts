@@ -85,17 +85,27 @@ function invitationDescription(message: StoredMessage, manageUrl: string | null)
   return [...where, ...manage].join('\n\n') || `${facts.eventTypeName} with ${facts.host.name}`;
 }
 
+/** The bookings a message's invitation holds: a series' confirmation tells of every occurrence. */
+function bookingsOf(message: StoredMessage): { bookingId: string; startAt: string; endAt: string }[] {
+  const { facts } = message;
+  if (message.kind === 'confirmation' && facts.series) return facts.series.occurrences;
+  return [{ bookingId: facts.bookingId, startAt: facts.startAt, endAt: facts.endAt }];
+}
+
 function invitationOf(message: StoredMessage, settings: MailSettings, manageUrl: string | null): ComposedMail['invitation'] {
   if (!carriesInvitation(message)) return null;
   const { facts } = message;
   const method = message.kind === 'cancellation' ? 'CANCEL' : 'REQUEST';
   const content = invitationFile({
     method,
-    uid: bookingUid(facts.bookingId, settings.siteUrl),
+    events: bookingsOf(message).map((booking) => ({
+      uid: bookingUid(booking.bookingId, settings.siteUrl),
+      start: new Date(booking.startAt),
+      end: new Date(booking.endAt),
+    })),
+    // A series is confirmed as its occurrences are written, so they share the first one's (new) sequence.
     sequence: message.sequence,
     stamp: new Date(message.created_at),
-    start: new Date(facts.startAt),
-    end: new Date(facts.endAt),
     zone: message.time_zone,
     summary: `${facts.eventTypeName} with ${facts.host.name}`,
     description: invitationDescription(message, manageUrl),

@@ -2,6 +2,7 @@
  * What a message says about its booking, as it was when the message was queued (stored with the message as
  * JSON), so a message sent late, or read in the dashboard later, says what was true when it was written.
  */
+import type { Frequency } from '../booking-series/occurrences.ts';
 import type { BookingLocation } from '../bookings/booking-location.ts';
 import { locationLine } from '../bookings/booking-location-text.ts';
 import type { Booking } from '../bookings/bookings.schemas.ts';
@@ -36,12 +37,35 @@ export interface MessageFacts {
   approval?: 'pending' | 'confirmed';
   /** Why a request was declined (decline messages): the host's reason, or nobody confirmed it before its start. */
   declined?: { reason: string | null; expired: boolean };
+  /**
+   * A series' one confirmation (queued on its first occurrence, whose facts the rest are): how it repeats and every
+   * occurrence, each a booking of its own. Absent on every other message.
+   */
+  series?: SeriesFacts;
   /** The booking's host, added by the statement that queues the messages (it reads the host's row). */
   host: PersonFacts;
 }
 
+export interface SeriesFacts {
+  id: string;
+  frequency: Frequency;
+  interval: number;
+  occurrences: { bookingId: string; startAt: string; endAt: string }[];
+}
+
 /** The facts the queueing statement completes with the host. */
 export type FactsWithoutHost = Omit<MessageFacts, 'host'>;
+
+/** A series' facts: its first occurrence's, with every occurrence (earliest first). */
+export function seriesFactsOf(
+  occurrences: readonly Booking[],
+  series: Pick<SeriesFacts, 'id' | 'frequency' | 'interval'>,
+): FactsWithoutHost | undefined {
+  const facts = occurrences[0] && factsOf(occurrences[0]);
+  if (!facts) return undefined;
+  const listed = occurrences.map((booking) => ({ bookingId: booking.id, startAt: booking.startAt, endAt: booking.endAt }));
+  return { ...facts, series: { ...series, occurrences: listed } };
+}
 
 export function factsOf(booking: Booking, previous?: { startAt: string; endAt: string }): FactsWithoutHost | undefined {
   if (!booking.invitee) return undefined;

@@ -8,8 +8,8 @@ import { executePrepared } from '../../lib/prepared-sql.ts';
 import { sealSecret } from '../../lib/sealed-secrets.ts';
 import type { Booking } from '../bookings/bookings.schemas.ts';
 import type { Reminder } from '../event-types/event-type.rows.ts';
-import { factsOf, type FactsWithoutHost } from './message-facts.ts';
-import { announcements, planReminders, type PlannedMessage, replanReminders, SKIPPED, type WaitingReminder, withManageLink } from './message-plan.ts';
+import { factsOf, type FactsWithoutHost, type SeriesFacts, seriesFactsOf } from './message-facts.ts';
+import { announcements, planNewBooking, planReminders, type PlannedMessage, replanReminders, seriesAnnouncements, SKIPPED, type WaitingReminder, withManageLink } from './message-plan.ts';
 
 /** The facts as stored: the change's own, completed with the booking's host (`h`). */
 const FACTS_SQL = `?::jsonb || jsonb_build_object('host', jsonb_build_object('name', coalesce(h.name, h.email), 'email', h.email, 'timezone', h.timezone))`;
@@ -42,7 +42,7 @@ function insertParams(facts: FactsWithoutHost, messages: PlannedMessage[], now: 
 /**
  * A new booking: the confirmations and the event type's reminders, or for a booking that waits for the host's
  * confirmation the request messages alone (its reminders come with the confirmation). The invitee's carry their
- * manage link, sealed.
+ * manage link, sealed. An occurrence of a series (`inSeries`) is confirmed by queueNewSeriesMessages instead.
  */
 export async function queueNewBookingMessages(
   tx: EntityManager,
@@ -50,13 +50,34 @@ export async function queueNewBookingMessages(
   reminders: readonly Reminder[],
   manageToken: string | undefined,
   now: Date,
+  inSeries = false,
 ): Promise<void> {
   const facts = factsOf(booking);
   if (!facts) return;
+  const messages = planNewBooking(facts, reminders, now, inSeries);
+  if (messages.length === 0) return;
   const sealed = manageToken ? await sealSecret(tx, 'booking-manage-link', manageToken) : undefined;
-  const kind = facts.approval === 'pending' ? 'request' : 'confirmation';
-  const messages = withManageLink([...announcements(kind, facts, now), ...planReminders(reminders, facts, now)], sealed);
-  await executePrepared(tx, 'booking-message.queue', INSERT_SQL, insertParams(facts, messages, now));
+  await executePrepared(tx, 'booking-message.queue', INSERT_SQL, insertParams(facts, withManageLink(messages, sealed), now));
+}
+
+/**
+ * A new series: one confirmation per recipient telling of every occurrence, on the first occurrence (its messages
+ * list it, the dashboard shows it there); the invitee's carries the first occurrence's manage link. The occurrences
+ * were written with their own reminders (queueNewBookingMessages, `inSeries`).
+ */
+export async function queueNewSeriesMessages(
+  tx: EntityManager,
+  occurrences: readonly Booking[],
+  series: Pick<SeriesFacts, 'id' | 'frequency' | 'interval'>,
+  firstManageToken: string | undefined,
+  now: Date,
+): Promise<void> {
+  const facts = seriesFactsOf(occurrences, series);
+  if (!facts) return;
+  const messages = seriesAnnouncements(facts, now);
+  if (messages.length === 0) return;
+  const sealed = firstManageToken ? await sealSecret(tx, 'booking-manage-link', firstManageToken) : undefined;
+  await executePrepared(tx, 'booking-message.queue', INSERT_SQL, insertParams(facts, withManageLink(messages, sealed), now));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FactsWithoutHost } from './message-facts.ts';
-import { announcements, attendeesOf, planReminders, replanReminders, SKIPPED, withManageLink } from './message-plan.ts';
+import { announcements, attendeesOf, planNewBooking, planReminders, replanReminders, SKIPPED, seriesAnnouncements, withManageLink } from './message-plan.ts';
 
 const facts: FactsWithoutHost = {
   bookingId: 'b1',
@@ -97,5 +97,37 @@ describe('reminders', () => {
     const changes = replanReminders(planned, [{ id: 'r1', offset_min: 60, audience: 'invitee', recipient: 'ines@example.com' }]);
     expect(changes.moves).toEqual([{ id: 'r1', status: 'skipped', scheduled_for: '2026-11-20T11:30:00.000Z', next_attempt_at: null, last_error: SKIPPED.pastAtMove }]);
     expect(replanReminders(planned, []).added).toEqual([]);
+  });
+});
+
+describe('a series is announced once', () => {
+  const reminders = [{ offsetMin: 60, to: 'both' as const }];
+
+  it('a single booking: its confirmation to everyone, then its reminders', () => {
+    const messages = planNewBooking(facts, reminders, now);
+    expect(messages.map((m) => [m.kind, m.audience])).toEqual([
+      ...announcements('confirmation', facts, now).map((m) => [m.kind, m.audience]),
+      ...planReminders(reminders, facts, now).map((m) => [m.kind, m.audience]),
+    ]);
+  });
+
+  it('an occurrence of a series keeps its reminders and has no confirmation of its own', () => {
+    const messages = planNewBooking(facts, reminders, now, true);
+    expect(messages).toEqual(planReminders(reminders, facts, now));
+    expect(messages.every((m) => m.kind === 'reminder')).toBe(true);
+    expect(messages.filter((m) => m.inherit_link).map((m) => m.audience)).toEqual(['invitee']);
+  });
+
+  it('the series: one confirmation per recipient; a series of requests asks per occurrence instead', () => {
+    const series = seriesAnnouncements(facts, now);
+    expect(series.map((m) => [m.kind, m.audience, m.recipient])).toEqual([
+      ['confirmation', 'invitee', 'ines@example.com'],
+      ['confirmation', 'guest', 'rui@example.com'],
+      ['confirmation', 'guest', 'ana@example.com'],
+      ['confirmation', 'host', null],
+    ]);
+    const pending = { ...facts, approval: 'pending' as const };
+    expect(seriesAnnouncements(pending, now)).toEqual([]);
+    expect(planNewBooking(pending, reminders, now, true).map((m) => m.kind)).toEqual(['request', 'request', 'request', 'request']);
   });
 });

@@ -89,6 +89,22 @@ export function announcements(kind: Exclude<MessageKind, 'reminder'>, facts: Fac
   return [...attendeesOf(facts).map(forAttendee), message(kind, 'host', facts, due)];
 }
 
+/**
+ * A new booking's messages: its confirmation (a request, while it waits for the host) and its reminders. An
+ * occurrence of a series (`inSeries`) has no confirmation of its own, the series' one tells of every occurrence
+ * (seriesAnnouncements); a request still asks for itself, each occurrence being confirmed or declined alone.
+ */
+export function planNewBooking(facts: FactsWithoutHost, reminders: readonly Reminder[], now: Date, inSeries = false): PlannedMessage[] {
+  const pending = facts.approval === 'pending';
+  const announced = inSeries && !pending ? [] : announcements(pending ? 'request' : 'confirmation', facts, now);
+  return [...announced, ...planReminders(reminders, facts, now)];
+}
+
+/** A new series' one confirmation per recipient; none for a series of requests (each asks for itself). */
+export function seriesAnnouncements(facts: FactsWithoutHost, now: Date): PlannedMessage[] {
+  return facts.approval === 'pending' ? [] : announcements('confirmation', facts, now);
+}
+
 /** A new booking's messages that carry the manage link get it here (there is no earlier message to take it from). */
 export function withManageLink(messages: PlannedMessage[], sealedLink: string | undefined): PlannedMessage[] {
   if (!sealedLink) return messages;

@@ -50,3 +50,11 @@ export function formatLeadTime(offsetMin: number): string {
   }
   return `in ${parts.join(' ')}`;
 }
+
+const UNITS = { daily: 'day', weekly: 'week', monthly: 'month' } as const;
+
+/** How often a series repeats: "Every week, 3 times", "Every 2 weeks, 6 times". */
+export function formatRepeat(frequency: keyof typeof UNITS, interval: number, count: number): string {
+  const every = interval === 1 ? `Every ${UNITS[frequency]}` : `Every ${interval} ${UNITS[frequency]}s`;
+  return `${every}, ${count} times`;
+}

@@ -81,12 +81,15 @@ function observance(kind: 'STANDARD' | 'DAYLIGHT', start: number, from: number, 
   return [`BEGIN:${kind}`, `DTSTART:${localText(start, from)}`, `TZOFFSETFROM:${offsetText(from)}`, `TZOFFSETTO:${offsetText(to)}`, `END:${kind}`];
 }
 
-/** The VTIMEZONE component of `zone` valid from a year before `around` to a year after it (CRLF line ends). */
-export function vtimezone(zone: string, around: Date): string {
+/**
+ * The VTIMEZONE component of `zone` valid from a year before `around` to a year after `until` (a series' last
+ * occurrence; `around` itself by default), CRLF line ends.
+ */
+export function vtimezone(zone: string, around: Date, until: Date = around): string {
   const from = around.getTime() - YEAR;
   const initial = offsetMinutes(from, zone);
   const lines = ['BEGIN:VTIMEZONE', `TZID:${zone}`, ...observance('STANDARD', from, initial, initial)];
-  for (const change of cachedTransitions(zone, from, around.getTime() + YEAR)) {
+  for (const change of cachedTransitions(zone, from, until.getTime() + YEAR)) {
     lines.push(...observance(change.to > change.from ? 'DAYLIGHT' : 'STANDARD', change.at, change.from, change.to));
   }
   lines.push('END:VTIMEZONE');

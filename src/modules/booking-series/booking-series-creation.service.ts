@@ -1,8 +1,8 @@
 /**
  * Booking a series: every occurrence an ordinary booking, all written in ONE booking transaction or none. The
  * occurrences are reserved under the hosts' calendar locks (series-reservation.ts), then the series row and each
- * booking with its after-booking effects (webhooks, e-mails, calendar write-back) are written; any refusal rolls
- * everything back, so a losing series leaves nothing behind (and the hold of its first occurrence, if any, kept).
+ * booking with its after-booking effects (webhooks, reminders, calendar write-back) are written, then the series'
+ * one confirmation per recipient (not one per occurrence); any refusal rolls everything back, so a losing series leaves nothing behind (and the hold of its first occurrence, if any, kept).
  */
 import { resolveBookingLocation } from '../bookings/booking-location.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -22,6 +22,8 @@ import {
   refreshBeforeDeciding,
 } from '../bookings/booking-creation.service.ts';
 import { toBooking } from '../bookings/booking.rows.ts';
+import type { Booking } from '../bookings/bookings.schemas.ts';
+import { queueNewSeriesMessages } from '../booking-messages/message-outbox.ts';
 import { bookingTransaction } from '../bookings/booking-transaction.ts';
 import { claimIdempotencyKey, requestHash, storeIdempotentResponse } from '../bookings/idempotency.ts';
 import type { StaleRefresh } from '../calendars/calendar-sync.ts';
@@ -135,6 +137,7 @@ async function bookSeries(
   });
   const location = resolveBookingLocation(eventType.locations, input);
   const manageTokens: string[] = [];
+  const occurrences: Booking[] = [];
   for (const slot of reserved.slots) {
     const manage = options.newManageToken?.();
     if (manage) manageTokens.push(manage.token);
@@ -156,8 +159,14 @@ async function bookSeries(
       reminders: eventType.reminders,
       notifications: eventType.notifications,
       manageToken: manage?.token,
+      inSeries: true,
       now,
     });
+    occurrences.push(booking);
+  }
+  if (eventType.notifications) {
+    const { frequency, interval } = input.recurrence;
+    await queueNewSeriesMessages(tx, occurrences, { id: seriesId, frequency, interval }, manageTokens[0], now);
   }
   const series = await readSeries(tx, ownerId, seriesId);
   return options.newManageToken ? { series, manageTokens } : { series };

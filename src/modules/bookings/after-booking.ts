@@ -24,6 +24,8 @@ export interface NewBooking {
   reminders: readonly Reminder[];
   /** The invitee's manage link secret (public bookings only): their confirmation carries the link. */
   manageToken?: string | undefined;
+  /** An occurrence of a series: the series sends one confirmation for all of them (queueNewSeriesMessages). */
+  inSeries?: boolean;
   now: Date;
 }
 
@@ -48,8 +50,8 @@ const announceConvertedLeads: AfterBookingEffect = async (tx, { ownerId, convert
 };
 
 /** Nothing at all (no plan, no sealed link) for an event type without e-mail. */
-const queueMessages: AfterBookingEffect = async (tx, { booking, notifications, reminders, manageToken, now }) => {
-  if (notifications) await queueNewBookingMessages(tx, booking, reminders, manageToken, now);
+const queueMessages: AfterBookingEffect = async (tx, { booking, notifications, reminders, manageToken, inSeries, now }) => {
+  if (notifications) await queueNewBookingMessages(tx, booking, reminders, manageToken, now, inSeries);
 };
 
 export const AFTER_BOOKING: readonly AfterBookingEffect[] = [

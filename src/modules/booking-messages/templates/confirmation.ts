@@ -1,11 +1,13 @@
+import { seriesConfirmation } from './series-confirmation.ts';
 import { inviteeRows, manageAction, meetingWithHost, type Template, when, whereRow } from './template.ts';
 
 /**
  * A new booking, or a request the host confirmed: the invitee's and each guest's confirmation (with the invitation
- * attached), the host's notice.
+ * attached), the host's notice; a new series' one confirmation tells of every occurrence.
  */
 export const confirmation: Template = (input) => {
   const { facts } = input;
+  if (facts.series) return seriesConfirmation(input, facts.series);
   const confirmed = facts.approval === 'confirmed';
   if (input.audience === 'host') {
     return {
