@@ -28,7 +28,9 @@ export const bookingSeriesRouter = router({
           '(`recurrence: null`) or shorter ones (`recurrence.maxCount`), the answer is 409 and nothing is booked; its ' +
           '`details` name each failing occurrence (`startAt`, `path: ["occurrences", i]`) and each reason (`code`, as ' +
           'GET /availability/explain names it). Each occurrence is an ordinary booking carrying `seriesId`: listed, ' +
-          'fetched, rescheduled or canceled alone, with its own webhook event and e-mails. Round robin gives every ' +
+          'fetched, rescheduled or canceled alone, with its own webhook event, reminders and later e-mails; the series is ' +
+          'confirmed by e-mail once (to the invitee, each guest and the host, on the first occurrence, its invitation an ' +
+          'event per occurrence). Round robin gives every ' +
           'occurrence the same host: the fairest one free for all of them. With `holdId`, the first occurrence books ' +
           'the time of your hold (POST /slot-holds) and the hold ends, so nobody could take it meanwhile (round robin ' +
           'keeps the held host when they are free for every occurrence); a refused series leaves the hold as it was. ' +
