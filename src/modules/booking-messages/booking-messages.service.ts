@@ -6,11 +6,17 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { BookingMessage, MessageContent } from './booking-messages.schemas.ts';
-import { composeMessage, type MailSettings, manageUrlOf, messageIdOf } from './compose.ts';
+import { composeMessage, holdsSeriesLinks, type MailSettings, manageLinksOf, messageIdOf, type StoredMessage } from './compose.ts';
 import { MESSAGE_COLUMNS, type MessageRow, toBookingMessage } from './booking-message.rows.ts';
 
 /** What the dashboard shows in place of the invitee's manage secret: it is theirs, never the host's to read. */
 export const MASKED_MANAGE_TOKEN = 'bkm_…(the invitee’s private link)';
+
+/** What a message's manage secret opens to, every token masked (see manageLinksOf). */
+function maskedManageSecret(message: Pick<StoredMessage, 'kind' | 'facts'>): string {
+  if (!holdsSeriesLinks(message)) return MASKED_MANAGE_TOKEN;
+  return JSON.stringify(Object.fromEntries((message.facts.series?.occurrences ?? []).map((o) => [o.bookingId, MASKED_MANAGE_TOKEN])));
+}
 
 /** 404 unless the booking is the owner's. */
 async function assertOwnBooking(em: EntityManager, ownerId: string, bookingId: string): Promise<{ status: string }> {
@@ -47,7 +53,8 @@ export async function getMessageContent(
   settings: MailSettings,
 ): Promise<MessageContent> {
   const row = await readMessage(em, ownerId, input.id, input.messageId);
-  const mail = await composeMessage(row, settings, row.has_manage_link ? manageUrlOf(settings.siteUrl, MASKED_MANAGE_TOKEN) : null);
+  const links = manageLinksOf(settings.siteUrl, row, row.has_manage_link ? maskedManageSecret(row) : null);
+  const mail = await composeMessage(row, settings, links.url, links.occurrences);
   return {
     message: toBookingMessage(row),
     from: mail.from,

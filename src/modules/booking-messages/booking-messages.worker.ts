@@ -5,7 +5,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { WorkerQuery } from '../../lib/polling-worker.ts';
 import { type RetryPolicy, retryPolicyOf } from '../../lib/retry-policy.ts';
 import { openSecret } from '../../lib/sealed-secrets.ts';
-import { composeMessage, mailSettingsOf, manageUrlOf, type StoredMessage } from './compose.ts';
+import { composeMessage, mailSettingsOf, manageLinksOf, type StoredMessage } from './compose.ts';
 import { type MailTransport, smtpTransport } from './mail-transport.ts';
 import { DEFAULT_MAIL_RETRY_DELAYS_MS, startMessageWorker } from './message-worker.ts';
 
@@ -42,7 +42,8 @@ export function startBookingMessages(options: {
   const settings = mailSettingsOf(env);
   const compose = async (message: StoredMessage & { manage_link: string | null }) => {
     const token = message.manage_link ? await openSecret(options.openSecrets(), 'booking-manage-link', message.manage_link) : null;
-    return composeMessage(message, settings, token ? manageUrlOf(settings.siteUrl, token) : null);
+    const links = manageLinksOf(settings.siteUrl, message, token);
+    return composeMessage(message, settings, links.url, links.occurrences);
   };
   const worker = startMessageWorker({
     query: options.query,

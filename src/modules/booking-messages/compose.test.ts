@@ -1,7 +1,7 @@
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { MESSAGE_AUDIENCES, MESSAGE_KINDS } from './booking-messages.schemas.ts';
-import { composeMessage, type StoredMessage } from './compose.ts';
+import { composeMessage, manageLinksOf, type StoredMessage } from './compose.ts';
 import type { MessageFacts } from './message-facts.ts';
 
 const facts: MessageFacts = {
@@ -185,6 +185,38 @@ describe('a series’ one confirmation', () => {
       expect(events.map((event) => event.getFirstPropertyValue('sequence'))).toEqual([2, 2, 2]);
       expect(calendar.getAllSubcomponents('vtimezone')).toHaveLength(1);
     }
+  });
+
+  it('the invitee’s copy gives each meeting its own manage link (text, HTML and its event), the others none', async () => {
+    const urls = Object.fromEntries(series.occurrences.map((o, i) => [o.bookingId, `https://scheduling.example/book/manage/bkm_${i + 1}`]));
+    const invitee = await composeMessage(stored('confirmation', 'invitee', seriesFacts), settings, urls['booking-1']!, urls);
+    expect(invitee.text).toContain(`Meeting 1: Tuesday, 1 December 2026, 09:00–09:30 (Europe/Lisbon) — reschedule or cancel: ${urls['booking-1']}`);
+    expect(invitee.text).toContain(`Meeting 2: Tuesday, 8 December 2026, 09:00–09:30 (Europe/Lisbon) — reschedule or cancel: ${urls['booking-2']}`);
+    expect(invitee.text).toContain(`Meeting 3: Tuesday, 15 December 2026, 09:00–09:30 (Europe/Lisbon) — reschedule or cancel: ${urls['booking-3']}`);
+    for (const url of Object.values(urls)) expect(invitee.html).toContain(`<a href="${url}">reschedule or cancel</a>`);
+    // No button for the first meeting alone: every meeting has its link.
+    expect(invitee.text).not.toContain('Reschedule or cancel:');
+    const events = new ICAL.Component(ICAL.parse(invitee.invitation!.content)).getAllSubcomponents('vevent');
+    expect(events.map((event) => String(event.getFirstPropertyValue('description')).split('To cancel or reschedule: ')[1])).toEqual(Object.values(urls));
+    for (const audience of ['guest', 'host'] as const) {
+      const copy = await composeMessage(stored('confirmation', audience, seriesFacts), settings, urls['booking-1']!, urls);
+      for (const url of Object.values(urls)) {
+        expect(copy.text).not.toContain(url);
+        expect(copy.html).not.toContain(url);
+        expect(copy.invitation?.content ?? '').not.toContain(url);
+      }
+    }
+  });
+
+  it('a series’ sealed secret opens to every occurrence’s link, the button its booking’s; any other message’s to one', () => {
+    const message = stored('confirmation', 'invitee', seriesFacts);
+    const links = manageLinksOf(settings.siteUrl, message, JSON.stringify({ 'booking-1': 'bkm_a', 'booking-2': 'bkm_b' }));
+    expect(links).toEqual({
+      url: 'https://scheduling.example/book/manage/bkm_a',
+      occurrences: { 'booking-1': 'https://scheduling.example/book/manage/bkm_a', 'booking-2': 'https://scheduling.example/book/manage/bkm_b' },
+    });
+    expect(manageLinksOf(settings.siteUrl, stored('update', 'invitee'), 'bkm_a')).toEqual({ url: 'https://scheduling.example/book/manage/bkm_a', occurrences: {} });
+    expect(manageLinksOf(settings.siteUrl, message, null)).toEqual({ url: null, occurrences: {} });
   });
 
   it('a later message of one occurrence (a reminder, an update) is that occurrence’s alone', async () => {

@@ -59,6 +59,27 @@ export function manageUrlOf(siteUrl: string, token: string): string {
   return `${siteUrl}/book/manage/${token}`;
 }
 
+/** The invitee's manage links of a message: its booking's, and in a series' confirmation each occurrence's. */
+export interface ManageLinks {
+  url: string | null;
+  /** By booking id (a series' confirmation only). */
+  occurrences: Readonly<Record<string, string>>;
+}
+
+/** Whether a message's sealed link holds its series' manage tokens (a JSON object by booking id) rather than one. */
+export function holdsSeriesLinks(message: Pick<StoredMessage, 'kind' | 'facts'>): boolean {
+  return message.kind === 'confirmation' && Boolean(message.facts.series);
+}
+
+/** The links of a message from its opened manage secret (see holdsSeriesLinks); the button is its booking's. */
+export function manageLinksOf(siteUrl: string, message: Pick<StoredMessage, 'kind' | 'facts'>, opened: string | null): ManageLinks {
+  if (!opened) return { url: null, occurrences: {} };
+  if (!holdsSeriesLinks(message) || !opened.startsWith('{')) return { url: manageUrlOf(siteUrl, opened), occurrences: {} };
+  const tokens = JSON.parse(opened) as Record<string, string>;
+  const occurrences = Object.fromEntries(Object.entries(tokens).map(([bookingId, token]) => [bookingId, manageUrlOf(siteUrl, token)]));
+  return { url: occurrences[message.facts.bookingId] ?? null, occurrences };
+}
+
 /** The Message-ID of a message: the same on every attempt, so a repeat after a crash is recognisably the same mail. */
 export function messageIdOf(id: string, siteUrl: string): string {
   return `${id}@${new URL(siteUrl).hostname}`;
@@ -76,8 +97,8 @@ function carriesInvitation(message: StoredMessage): boolean {
   return false;
 }
 
-/** Where (said to the reader) and, in the invitee's copy, the manage link. */
-function invitationDescription(message: StoredMessage, manageUrl: string | null): string {
+/** Where (said to the reader) and, in the invitee's copy, the manage link (of that event, in a series' invitation). */
+function invitationDescription(message: StoredMessage, manageUrl: string | null | undefined): string {
   const { facts } = message;
   const reader = { audience: message.audience, hostName: facts.host.name, inviteeName: facts.invitee.name };
   const where = facts.place ? [`Where: ${locationSentence(facts.place, reader)}`] : [];
@@ -92,7 +113,7 @@ function bookingsOf(message: StoredMessage): { bookingId: string; startAt: strin
   return [{ bookingId: facts.bookingId, startAt: facts.startAt, endAt: facts.endAt }];
 }
 
-function invitationOf(message: StoredMessage, settings: MailSettings, manageUrl: string | null): ComposedMail['invitation'] {
+function invitationOf(message: StoredMessage, settings: MailSettings, links: ManageLinks): ComposedMail['invitation'] {
   if (!carriesInvitation(message)) return null;
   const { facts } = message;
   const method = message.kind === 'cancellation' ? 'CANCEL' : 'REQUEST';
@@ -102,13 +123,13 @@ function invitationOf(message: StoredMessage, settings: MailSettings, manageUrl:
       uid: bookingUid(booking.bookingId, settings.siteUrl),
       start: new Date(booking.startAt),
       end: new Date(booking.endAt),
+      description: invitationDescription(message, holdsSeriesLinks(message) && links.occurrences[booking.bookingId] ? links.occurrences[booking.bookingId] : links.url),
     })),
     // A series is confirmed as its occurrences are written, so they share the first one's (new) sequence.
     sequence: message.sequence,
     stamp: new Date(message.created_at),
     zone: message.time_zone,
     summary: `${facts.eventTypeName} with ${facts.host.name}`,
-    description: invitationDescription(message, manageUrl),
     location: facts.location,
     url: meetingLink(facts.place ?? null),
     organizer: { name: facts.host.name, email: facts.host.email },
@@ -117,14 +138,25 @@ function invitationOf(message: StoredMessage, settings: MailSettings, manageUrl:
   return { method, content };
 }
 
-/** The mail of a stored message; `manageUrl` is the invitee's manage link (their messages only). */
-export async function composeMessage(message: StoredMessage, settings: MailSettings, manageUrl: string | null): Promise<ComposedMail> {
-  const link = message.audience === 'invitee' ? manageUrl : null;
+/**
+ * The mail of a stored message; `manageUrl` is the invitee's manage link, `occurrenceManageUrls` in a series'
+ * confirmation each occurrence's (their messages only).
+ */
+export async function composeMessage(
+  message: StoredMessage,
+  settings: MailSettings,
+  manageUrl: string | null,
+  occurrenceManageUrls: Readonly<Record<string, string>> = {},
+): Promise<ComposedMail> {
+  const invitee = message.audience === 'invitee';
+  const links: ManageLinks = invitee ? { url: manageUrl, occurrences: occurrenceManageUrls } : { url: null, occurrences: {} };
+  const link = links.url;
   const content = TEMPLATES[message.kind]({
     facts: message.facts,
     audience: message.audience,
     zone: message.time_zone,
     manageUrl: link,
+    occurrenceManageUrls: links.occurrences,
     offsetMin: message.offset_min,
     dashboardUrl: `${settings.siteUrl}/app/bookings`,
   });
@@ -135,6 +167,6 @@ export async function composeMessage(message: StoredMessage, settings: MailSetti
     messageId: messageIdOf(message.id, settings.siteUrl),
     text: renderText(content, settings.siteUrl),
     html: await renderHtml(content, settings.siteUrl),
-    invitation: invitationOf(message, settings, link),
+    invitation: invitationOf(message, settings, links),
   };
 }

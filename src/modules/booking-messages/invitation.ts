@@ -12,15 +12,14 @@ import { vtimezone } from './vtimezone.ts';
 
 export interface InvitationFacts {
   method: 'REQUEST' | 'CANCEL';
-  /** One per booking (a series' occurrences, earliest first); SEQUENCE is the same on all. */
-  events: { uid: string; start: Date; end: Date }[];
+  /** One per booking (a series' occurrences, earliest first), each its own description; SEQUENCE is the same on all. */
+  events: { uid: string; start: Date; end: Date; description: string }[];
   sequence: number;
   /** When this copy was made (DTSTAMP): the message's creation, the same on every attempt. */
   stamp: Date;
   /** The IANA zone the times are written in. */
   zone: string;
   summary: string;
-  description: string;
   location: string | null;
   /** The meeting's link, for an online meeting (URL). */
   url: string | null;
@@ -49,7 +48,7 @@ export function invitationFile(facts: InvitationFacts): string {
       end: dayjs(event.end),
       timezone: facts.zone,
       summary: facts.summary,
-      description: facts.description,
+      description: event.description,
       location: facts.location,
       url: facts.url,
       organizer: facts.organizer,

@@ -71,7 +71,10 @@ export async function renderHtml(content: MailContent, siteUrl: string, topic: M
     HEADING: escapeHtml(content.heading),
     PARAGRAPHS: content.paragraphs.map((paragraph) => `<p style="margin:0 0 12px">${escapeLines(paragraph)}</p>`).join(''),
     DETAILS: content.details
-      .map(({ label, value }) => `<tr><td style="width:35%;vertical-align:top;color:#6b7280">${escapeHtml(label)}</td><td>${escapeLines(value)}</td></tr>`)
+      .map(({ label, value, link }) => {
+        const linked = link ? ` — <a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a>` : '';
+        return `<tr><td style="width:35%;vertical-align:top;color:#6b7280">${escapeHtml(label)}</td><td>${escapeLines(value)}${linked}</td></tr>`;
+      })
       .join(''),
     ACTION_URL: escapeHtml(content.action?.url ?? ''),
     ACTION_LABEL: escapeHtml(content.action?.label ?? ''),
@@ -83,7 +86,7 @@ export async function renderHtml(content: MailContent, siteUrl: string, topic: M
 
 export function renderText(content: MailContent, siteUrl: string, topic: MailTopic = 'a booking'): string {
   const blocks = [content.heading, ...content.paragraphs];
-  if (content.details.length > 0) blocks.push(content.details.map(({ label, value }) => `${label}: ${value}`).join('\n'));
+  if (content.details.length > 0) blocks.push(content.details.map(({ label, value, link }) => `${label}: ${value}${link ? ` — ${link.label}: ${link.url}` : ''}`).join('\n'));
   if (content.action) blocks.push(`${content.action.label}: ${content.action.url}`);
   blocks.push(`-- \n${footer(siteUrl, topic)}`);
   return `${blocks.join('\n\n')}\n`;

@@ -18,14 +18,17 @@ const FACTS_SQL = `?::jsonb || jsonb_build_object('host', jsonb_build_object('na
  * Inserts planned messages of booking `b` (parameters: facts, created_at, the messages as JSON, the booking's id),
  * none while its event type's e-mail is off (`notifications`, read here so that every change obeys it as it stands
  * in the change's transaction). The host's messages go to the booking's host; an invitee's message that inherits
- * the manage link takes the one the booking's earlier messages carry.
+ * the manage link takes the one the booking's earlier messages carry (never a series' confirmation's, which holds
+ * every occurrence's).
  */
 const INSERT_SQL = `insert into booking_message (id, booking_id, owner_id, kind, audience, recipient, time_zone, status, scheduled_for,
                                   next_attempt_at, offset_min, last_error, sequence, facts, manage_link, created_at)
      select gen_random_uuid()::text, b.id, b.owner_id, m.kind, m.audience, coalesce(m.recipient, h.email), coalesce(m.time_zone, h.timezone),
             m.status, m.scheduled_for, m.next_attempt_at, m.offset_min, m.last_error, b.sequence, ${FACTS_SQL},
             case when m.manage_link is not null then m.manage_link
-                 when m.inherit_link then (select p.manage_link from booking_message p where p.booking_id = b.id and p.manage_link is not null limit 1)
+                 when m.inherit_link then (select p.manage_link from booking_message p
+                                       where p.booking_id = b.id and p.manage_link is not null and (p.kind <> 'confirmation' or p.facts -> 'series' is null)
+                                       limit 1)
             end,
             ?
        from booking b join app_user h on h.id = b.host_id join event_type et on et.id = b.event_type_id
@@ -62,21 +65,22 @@ export async function queueNewBookingMessages(
 
 /**
  * A new series: one confirmation per recipient telling of every occurrence, on the first occurrence (its messages
- * list it, the dashboard shows it there); the invitee's carries the first occurrence's manage link. The occurrences
- * were written with their own reminders (queueNewBookingMessages, `inSeries`).
+ * list it, the dashboard shows it there); the invitee's carries every occurrence's manage link (`manageTokens`, by
+ * booking id), sealed together as one JSON object (compose's manageLinksOf opens it). The occurrences were written
+ * with their reminders and a skipped confirmation holding their own link (queueNewBookingMessages, `inSeries`).
  */
 export async function queueNewSeriesMessages(
   tx: EntityManager,
   occurrences: readonly Booking[],
   series: Pick<SeriesFacts, 'id' | 'frequency' | 'interval'>,
-  firstManageToken: string | undefined,
+  manageTokens: Readonly<Record<string, string>>,
   now: Date,
 ): Promise<void> {
   const facts = seriesFactsOf(occurrences, series);
   if (!facts) return;
   const messages = seriesAnnouncements(facts, now);
   if (messages.length === 0) return;
-  const sealed = firstManageToken ? await sealSecret(tx, 'booking-manage-link', firstManageToken) : undefined;
+  const sealed = Object.keys(manageTokens).length > 0 ? await sealSecret(tx, 'booking-manage-link', JSON.stringify(manageTokens)) : undefined;
   await executePrepared(tx, 'booking-message.queue', INSERT_SQL, insertParams(facts, withManageLink(messages, sealed), now));
 }
 

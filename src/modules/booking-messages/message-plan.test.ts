@@ -111,11 +111,29 @@ describe('a series is announced once', () => {
     ]);
   });
 
-  it('an occurrence of a series keeps its reminders and has no confirmation of its own', () => {
+  it('an occurrence of a series keeps its reminders; its confirmation to the invitee is skipped, never due, and holds its link', () => {
     const messages = planNewBooking(facts, reminders, now, true);
-    expect(messages).toEqual(planReminders(reminders, facts, now));
-    expect(messages.every((m) => m.kind === 'reminder')).toBe(true);
-    expect(messages.filter((m) => m.inherit_link).map((m) => m.audience)).toEqual(['invitee']);
+    const [placeholder, ...rest] = messages;
+    expect(rest).toEqual(planReminders(reminders, facts, now));
+    expect(placeholder).toMatchObject({
+      kind: 'confirmation',
+      audience: 'invitee',
+      recipient: 'ines@example.com',
+      status: 'skipped',
+      next_attempt_at: null,
+      last_error: SKIPPED.inSeries,
+      inherit_link: true,
+    });
+    expect(SKIPPED.inSeries).toBe("not sent: announced in its series' confirmation");
+    expect(messages.filter((m) => m.inherit_link).map((m) => [m.kind, m.audience])).toEqual([
+      ['confirmation', 'invitee'],
+      ['reminder', 'invitee'],
+    ]);
+    // Each occurrence's own sealed link goes on its skipped confirmation, for its later messages to inherit.
+    const linked = withManageLink(messages, 'v1.sealed');
+    expect(linked[0]).toMatchObject({ status: 'skipped', manage_link: 'v1.sealed', inherit_link: false });
+    // Without reminders it is the occurrence's only row.
+    expect(planNewBooking(facts, [], now, true).map((m) => [m.kind, m.status])).toEqual([['confirmation', 'skipped']]);
   });
 
   it('the series: one confirmation per recipient; a series of requests asks per occurrence instead', () => {

@@ -34,6 +34,7 @@ export const SKIPPED = {
   declined: 'not sent: the booking was declined',
   unplanned: 'not sent: the event type no longer has this reminder',
   started: 'not sent: the meeting had already started',
+  inSeries: 'not sent: announced in its series\' confirmation',
 } as const;
 
 const MINUTE = 60_000;
@@ -91,13 +92,21 @@ export function announcements(kind: Exclude<MessageKind, 'reminder'>, facts: Fac
 
 /**
  * A new booking's messages: its confirmation (a request, while it waits for the host) and its reminders. An
- * occurrence of a series (`inSeries`) has no confirmation of its own, the series' one tells of every occurrence
- * (seriesAnnouncements); a request still asks for itself, each occurrence being confirmed or declined alone.
+ * occurrence of a series (`inSeries`) is confirmed by the series' one confirmation (seriesAnnouncements): it keeps
+ * a skipped invitee confirmation that says so and holds its own manage link, for its later messages to inherit. A
+ * request still asks for itself, each occurrence being confirmed or declined alone.
  */
 export function planNewBooking(facts: FactsWithoutHost, reminders: readonly Reminder[], now: Date, inSeries = false): PlannedMessage[] {
   const pending = facts.approval === 'pending';
-  const announced = inSeries && !pending ? [] : announcements(pending ? 'request' : 'confirmation', facts, now);
+  const announced = inSeries && !pending ? [seriesPlaceholder(facts, now)] : announcements(pending ? 'request' : 'confirmation', facts, now);
   return [...announced, ...planReminders(reminders, facts, now)];
+}
+
+/** An occurrence's confirmation, not sent (never due): the series' one announces it. */
+function seriesPlaceholder(facts: FactsWithoutHost, now: Date): PlannedMessage {
+  const invitee = { audience: 'invitee' as const, email: facts.invitee.email };
+  const fields = { status: 'skipped' as const, scheduled_for: now.toISOString(), next_attempt_at: null, last_error: SKIPPED.inSeries };
+  return message('confirmation', invitee, facts, { ...fields, inherit_link: true });
 }
 
 /** A new series' one confirmation per recipient; none for a series of requests (each asks for itself). */

@@ -2,7 +2,7 @@
  * Booking a series: every occurrence an ordinary booking, all written in ONE booking transaction or none. The
  * occurrences are reserved under the hosts' calendar locks (series-reservation.ts), then the series row and each
  * booking with its after-booking effects (webhooks, reminders, calendar write-back) are written, then the series'
- * one confirmation per recipient (not one per occurrence); any refusal rolls everything back, so a losing series leaves nothing behind (and the hold of its first occurrence, if any, kept).
+ * one confirmation per recipient (not one per occurrence, each occurrence's manage link in the invitee's); any refusal rolls everything back, so a losing series leaves nothing behind (and the hold of its first occurrence, if any, kept).
  */
 import { resolveBookingLocation } from '../bookings/booking-location.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -137,6 +137,7 @@ async function bookSeries(
   });
   const location = resolveBookingLocation(eventType.locations, input);
   const manageTokens: string[] = [];
+  const tokensByBooking: Record<string, string> = {};
   const occurrences: Booking[] = [];
   for (const slot of reserved.slots) {
     const manage = options.newManageToken?.();
@@ -163,10 +164,11 @@ async function bookSeries(
       now,
     });
     occurrences.push(booking);
+    if (manage) tokensByBooking[booking.id] = manage.token;
   }
   if (eventType.notifications) {
     const { frequency, interval } = input.recurrence;
-    await queueNewSeriesMessages(tx, occurrences, { id: seriesId, frequency, interval }, manageTokens[0], now);
+    await queueNewSeriesMessages(tx, occurrences, { id: seriesId, frequency, interval }, tokensByBooking, now);
   }
   const series = await readSeries(tx, ownerId, seriesId);
   return options.newManageToken ? { series, manageTokens } : { series };

@@ -12,8 +12,8 @@ export interface MailContent {
   subject: string;
   heading: string;
   paragraphs: string[];
-  /** Label and value rows (the time, the place, the answers…). */
-  details: { label: string; value: string }[];
+  /** Label and value rows (the time, the place, the answers…); a row may end with a link of its own. */
+  details: { label: string; value: string; link?: { label: string; url: string } }[];
   /** The one button, e.g. the invitee's manage link. */
   action: { label: string; url: string } | null;
 }
@@ -25,6 +25,8 @@ export interface TemplateInput {
   zone: string;
   /** The invitee's private manage link (their own messages only). */
   manageUrl: string | null;
+  /** A series' confirmation to the invitee: each occurrence's own manage link, by booking id. */
+  occurrenceManageUrls?: Readonly<Record<string, string>>;
   /** A reminder's minutes before the start. */
   offsetMin: number | null;
   /** The host's dashboard, where requests are confirmed or declined. */
