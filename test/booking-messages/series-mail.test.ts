@@ -1,7 +1,8 @@
 /**
  * A booking series announces itself once, through a real SMTP server: one confirmation to the invitee, each guest
- * and the host for the whole series, the invitation a VEVENT per occurrence with that occurrence's UID; each
- * occurrence keeps its reminders, and a later change of one occurrence updates that event alone.
+ * and the host for the whole series, the invitation a VEVENT per occurrence with that occurrence's UID, the
+ * invitee's copy each occurrence's own manage link; each occurrence keeps its reminders and a skipped confirmation
+ * holding its link, and a later change of one occurrence updates that event alone, with that occurrence's link.
  */
 import ical, { type VEvent } from 'node-ical';
 import superjson from 'superjson';
@@ -33,6 +34,7 @@ describe('a booking series by e-mail', () => {
   let mail: MailServer;
   let host: TestUser;
   let eventTypeId: string;
+  let quietTypeId: string;
 
   beforeAll(async () => {
     mail = await startMailServer();
@@ -45,6 +47,12 @@ describe('a booking series by e-mail', () => {
       .send({ name: 'Coaching', durationsMin: [30], reminders: [{ offsetMin: 60, to: 'both' }], recurrence: { maxCount: 6 } });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     eventTypeId = created.body.id;
+    const quiet = await t.http
+      .post('/api/v2/event-types')
+      .set(...bearer(host.token))
+      .send({ name: 'Mentoring', durationsMin: [30], reminders: [], recurrence: { maxCount: 6 } });
+    expect(quiet.status, JSON.stringify(quiet.body)).toBe(201);
+    quietTypeId = quiet.body.id;
   });
   afterAll(async () => {
     await t?.close();
@@ -70,8 +78,9 @@ describe('a booking series by e-mail', () => {
     const [first, second] = series.bookings;
     expect(series.bookings.map((booking) => booking.startAt)).toEqual([0, 1, 2].map((week) => new Date(Date.parse(startAt) + week * WEEK).toISOString()));
 
-    // The series' confirmations are the first occurrence's messages; the others have only their reminders.
-    const confirmations = (await messagesOf(first!.id)).filter((message) => message.kind === 'confirmation');
+    // The series' confirmations are the first occurrence's messages; every occurrence has its reminders and a
+    // skipped confirmation to the invitee that says why.
+    const confirmations = (await messagesOf(first!.id)).filter((message) => message.kind === 'confirmation' && message.status !== 'skipped');
     expect(confirmations.map((message) => message.audience).sort()).toEqual(['guest', 'host', 'invitee']);
     for (const booking of series.bookings) {
       const messages = await messagesOf(booking.id);
@@ -79,7 +88,10 @@ describe('a booking series by e-mail', () => {
       expect(reminders.map((message) => [message.audience, message.status, message.scheduledFor]).sort()).toEqual(
         ['guest', 'host', 'invitee'].map((audience) => [audience, 'scheduled', new Date(Date.parse(booking.startAt) - 60 * 60_000).toISOString()]),
       );
-      if (booking !== first) expect(messages.filter((message) => message.kind !== 'reminder')).toEqual([]);
+      const own = messages.filter((message) => message.kind !== 'reminder' && (booking !== first || message.status === 'skipped'));
+      expect(own.map((message) => [message.kind, message.audience, message.status, message.lastError, message.attempts])).toEqual([
+        ['confirmation', 'invitee', 'skipped', "not sent: announced in its series' confirmation", 0],
+      ]);
     }
 
     // Exactly one mail each, once every confirmation is sent (and a moment more for any straggler).
@@ -96,8 +108,7 @@ describe('a booking series by e-mail', () => {
       const day = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Lisbon', weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(booking.startAt));
       expect(text).toContain(`${day}, 10:00–10:30 (Europe/Lisbon)`);
     }
-    expect(text).toContain(first!.links.manage);
-    expect(text).not.toContain(second!.links.manage);
+    for (const booking of series.bookings) expect(text).toContain(booking.links.manage);
 
     const invitation = invitationOf(confirmation!);
     expect(invitation.method).toBe('REQUEST');
@@ -127,5 +138,59 @@ describe('a booking series by e-mail', () => {
     // The occurrence's reminders moved with it; the others' stayed.
     const secondReminders = (await messagesOf(second!.id)).filter((message) => message.kind === 'reminder');
     expect(secondReminders.map((message) => message.scheduledFor)).toEqual(Array(3).fill(new Date(Date.parse(moved) - 60 * 60_000).toISOString()));
+  });
+  it('a series without reminders: each meeting its own manage link; a later update of occurrence 3 carries its link', async () => {
+    const invitee = { name: 'Inês Quiet', email: 'ines.quiet@example.test', timezone: 'Europe/Lisbon' };
+    const startAt = startIn(6, 11);
+    const res = await t.http
+      .post('/trpc/publicBooking.bookSeries')
+      .set('X-Forwarded-For', '203.0.113.32')
+      .send(superjson.serialize({ eventTypeId: quietTypeId, startAt, durationMin: 30, invitee, recurrence: { frequency: 'weekly', interval: 1, count: 3 } }) as object);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const series = res.body.result.data.json as { bookings: { id: string; startAt: string; links: { manage: string } }[] };
+    const third = series.bookings[2]!;
+
+    await eventually(() => (mailsTo(mail, invitee.email).length === 1 ? true : undefined));
+    const confirmation = mailsTo(mail, invitee.email)[0]!;
+    const text = confirmation.parsed.text!;
+    const html = String(confirmation.parsed.html);
+    const links = [...text.matchAll(/Meeting (\d): .* — reschedule or cancel: (\S+)/g)].map((match) => [Number(match[1]), match[2]!] as const);
+    expect(links.map(([meeting]) => meeting)).toEqual([1, 2, 3]);
+    expect(new Set(links.map(([, link]) => link)).size).toBe(3);
+    for (const [meeting, link] of links) {
+      expect(html).toContain(`href="${link}"`);
+      // Each link opens its own occurrence.
+      const token = link.split('/').at(-1)!;
+      const managed = await t.http
+        .get('/trpc/publicBooking.managed')
+        .set('X-Forwarded-For', '203.0.113.32')
+        .query({ input: JSON.stringify(superjson.serialize({ token })) });
+      expect(managed.status).toBe(200);
+      expect((managed.body.result.data.json as { booking: { id: string } }).booking.id).toBe(series.bookings[meeting - 1]!.id);
+      expect(link).toBe(series.bookings[meeting - 1]!.links.manage);
+    }
+
+    // The dashboard's copy masks every occurrence's link.
+    const sent = (await messagesOf(series.bookings[0]!.id)).find((m) => m.kind === 'confirmation' && m.status !== 'skipped')!;
+    const kept = await t.http.get(`/api/v2/bookings/${series.bookings[0]!.id}/messages/${sent.id}`).set(...bearer(host.token));
+    expect(kept.status).toBe(200);
+    for (const booking of series.bookings) expect(JSON.stringify(kept.body)).not.toContain(booking.links.manage.split('/').at(-1)!);
+    expect(kept.body.text.match(/reschedule or cancel: \S+\/book\/manage\/bkm_…/g)).toHaveLength(3);
+
+    // Occurrence 3 has no reminder: its one row is the skipped confirmation, never sent.
+    expect((await messagesOf(third.id)).map((m) => [m.kind, m.audience, m.status, m.lastError, m.sentAt])).toEqual([
+      ['confirmation', 'invitee', 'skipped', "not sent: announced in its series' confirmation", null],
+    ]);
+
+    // The host moves occurrence 3: the invitee's update carries occurrence 3's own link (inherited from that row).
+    const moved = new Date(Date.parse(third.startAt) + 2 * 3_600_000).toISOString();
+    const rescheduled = await t.http.post(`/api/v2/bookings/${third.id}/reschedule`).set(...bearer(host.token)).send({ start: moved });
+    expect(rescheduled.status, JSON.stringify(rescheduled.body)).toBe(200);
+    await eventually(() => (mailsTo(mail, invitee.email).length === 2 ? true : undefined));
+    const update = mailsTo(mail, invitee.email)[1]!;
+    expect(update.parsed.text).toContain(third.links.manage);
+    for (const other of series.bookings.slice(0, 2)) expect(update.parsed.text).not.toContain(other.links.manage);
+    const description = String(invitationOf(update).event.description);
+    expect(description).toContain(`To cancel or reschedule: ${third.links.manage}`);
   });
 });
