@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { scopedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
-import { staleRefreshOf } from '../calendars/calendar-sync.ts';
+import { busyTimeWriteOf } from '../bookings/busy-time-write.ts';
 import { holderOf } from '../slot-holds/hold-rules.ts';
 import { createBookingSeries } from './booking-series-creation.service.ts';
 import { BookingSeriesSchema, CancelBookingSeriesInputSchema, CreateBookingSeriesInputSchema, SeriesIdSchema } from './booking-series.schemas.ts';
@@ -43,10 +43,8 @@ export const bookingSeriesRouter = router({
     .mutation(async ({ ctx, input }) => {
       const result = await createBookingSeries(ctx.em, input, {
         caller: { kind: 'owner', userId: ctx.principal.userId },
-        now: ctx.clock.now(),
+        ...busyTimeWriteOf(ctx),
         idempotency: ctx.idempotency,
-        deadline: ctx.request.deadline,
-        calendarRefresh: staleRefreshOf(ctx.env, ctx.clock),
         holder: holderOf(ctx.principal),
       });
       ctx.response.status = result.status;

@@ -3,7 +3,7 @@ import { scopedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
 import { EXAMPLE } from '../../lib/examples.ts';
 import { confirmBooking, declineBooking } from './booking-confirmation.service.ts';
-import { staleRefreshOf } from '../calendars/calendar-sync.ts';
+import { busyTimeWriteOf } from './busy-time-write.ts';
 import { setBookingNoShow } from './booking-no-show.service.ts';
 import { rescheduleBooking } from './booking-reschedule.service.ts';
 import { BookingSchema } from './bookings.schemas.ts';
@@ -64,10 +64,8 @@ export const bookingChangesRouter = router({
     .output(BookingSchema)
     .mutation(async ({ ctx, input }) => {
       const result = await rescheduleBooking(ctx.em, ctx.principal.userId, input, {
-        now: ctx.clock.now(),
-        deadline: ctx.request.deadline,
+        ...busyTimeWriteOf(ctx),
         idempotency: ctx.idempotency,
-        calendarRefresh: staleRefreshOf(ctx.env, ctx.clock),
       });
       return result.booking;
     }),

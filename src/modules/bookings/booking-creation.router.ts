@@ -1,4 +1,4 @@
-import { staleRefreshOf } from '../calendars/calendar-sync.ts';
+import { busyTimeWriteOf } from './busy-time-write.ts';
 import { scopedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
 import { holderOf } from '../slot-holds/hold-rules.ts';
@@ -40,10 +40,8 @@ export const bookingCreationRouter = router({
     .mutation(async ({ ctx, input }) => {
       const result = await createBooking(ctx.em, input, {
         caller: { kind: 'owner', userId: ctx.principal.userId },
-        now: ctx.clock.now(),
+        ...busyTimeWriteOf(ctx),
         idempotency: ctx.idempotency,
-        deadline: ctx.request.deadline,
-        calendarRefresh: staleRefreshOf(ctx.env, ctx.clock),
         holder: holderOf(ctx.principal),
       });
       ctx.response.status = result.status;

@@ -1,4 +1,4 @@
-import { staleRefreshOf } from '../calendars/calendar-sync.ts';
+import { busyTimeWriteOf } from '../bookings/busy-time-write.ts';
 import { publicRateLimitedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
 import { z } from 'zod';
@@ -46,11 +46,9 @@ export const publicBookingRouter = router({
     .output(PublicBookingResultSchema)
     .mutation(async ({ ctx, input }) => {
       const result = await bookPublicly(ctx.em, input, {
-        now: ctx.clock.now(),
+        ...busyTimeWriteOf(ctx),
         idempotency: ctx.idempotency,
-        deadline: ctx.request.deadline,
         siteUrl: ctx.env.SITE_URL,
-        calendarRefresh: staleRefreshOf(ctx.env, ctx.clock),
       });
       ctx.response.status = result.status;
       return result.links ? { ...result.booking, links: result.links } : result.booking;
@@ -62,11 +60,9 @@ export const publicBookingRouter = router({
     .output(PublicSlotHoldSchema)
     .mutation(({ ctx, input }) =>
       holdPublicly(ctx.em, input, {
-        now: ctx.clock.now(),
+        ...busyTimeWriteOf(ctx),
         ttlMs: ctx.env.SLOT_HOLD_TTL,
         clientAddress: ctx.request.ip,
-        deadline: ctx.request.deadline,
-        calendarRefresh: staleRefreshOf(ctx.env, ctx.clock),
       }),
     ),
 
@@ -82,11 +78,9 @@ export const publicBookingRouter = router({
     .output(PublicBookingSeriesResultSchema)
     .mutation(async ({ ctx, input }) => {
       const result = await bookSeriesPublicly(ctx.em, input, {
-        now: ctx.clock.now(),
+        ...busyTimeWriteOf(ctx),
         idempotency: ctx.idempotency,
-        deadline: ctx.request.deadline,
         siteUrl: ctx.env.SITE_URL,
-        calendarRefresh: staleRefreshOf(ctx.env, ctx.clock),
       });
       ctx.response.status = result.status;
       return result.series;
@@ -108,10 +102,8 @@ export const publicBookingRouter = router({
     .output(ManagedBookingSchema)
     .mutation(({ ctx, input }) =>
       rescheduleManagedBooking(ctx.em, input, {
-        now: ctx.clock.now(),
-        deadline: ctx.request.deadline,
+        ...busyTimeWriteOf(ctx),
         siteUrl: ctx.env.SITE_URL,
-        calendarRefresh: staleRefreshOf(ctx.env, ctx.clock),
       }),
     ),
 

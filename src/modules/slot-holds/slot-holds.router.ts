@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { scopedProcedure } from '../../api/procedures.ts';
 import { router } from '../../api/trpc.ts';
-import { staleRefreshOf } from '../calendars/calendar-sync.ts';
+import { busyTimeWriteOf } from '../bookings/busy-time-write.ts';
 import { holderOf } from './hold-rules.ts';
 import { CreateSlotHoldInputSchema, SlotHoldIdInputSchema, SlotHoldSchema } from './slot-holds.schemas.ts';
 import { createSlotHold, getSlotHold, releaseSlotHold } from './slot-holds.service.ts';
@@ -35,10 +35,8 @@ export const slotHoldsRouter = router({
       createSlotHold(ctx.em, input, {
         caller: { kind: 'owner', userId: ctx.principal.userId },
         holder: holderOf(ctx.principal),
-        now: ctx.clock.now(),
+        ...busyTimeWriteOf(ctx),
         ttlMs: ctx.env.SLOT_HOLD_TTL,
-        deadline: ctx.request.deadline,
-        calendarRefresh: staleRefreshOf(ctx.env, ctx.clock),
       }),
     ),
 
