@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initOrm, type Orm } from '../../src/db/orm.ts';
+import { SKIPPED } from '../../src/modules/booking-messages/message-plan.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/app.ts';
 import { createEventType } from '../helpers/booking-factories.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
@@ -47,8 +48,8 @@ describe('a series racing a single booking, over two instances', () => {
               (select count(*)::int from booking_series where owner_id = ?) as series,
               (select count(*)::int from busy_block where host_id = ? and active) as blocks,
               (select count(*)::int from webhook_event where owner_id = ?) as events,
-              (select count(*)::int from booking_message m join booking b on b.id = m.booking_id where b.owner_id = ? and m.status <> 'skipped') as messages`,
-      [ownerId, ownerId, ownerId, ownerId, ownerId],
+              (select count(*)::int from booking_message m join booking b on b.id = m.booking_id where b.owner_id = ? and m.last_error is distinct from ?) as messages`,
+      [ownerId, ownerId, ownerId, ownerId, ownerId, SKIPPED.inSeries],
     );
     return row!;
   }
