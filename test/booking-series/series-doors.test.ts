@@ -76,6 +76,35 @@ describe('the same procedures on every door', () => {
     expect((canceled.bookings as { status: string }[]).every((booking) => booking.status === 'canceled')).toBe(true);
   });
 
+  it('a series of requests is confirmed or declined at once through MCP and tRPC as through REST; 409 with nothing pending', async () => {
+    const requests = await createEventType(t.em(), host.id, { requiresConfirmation: true, recurrence: { maxCount: 6 } });
+    const { tools } = await mcp.listTools();
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    expect(byName.get('confirm_booking_series')?.description).toContain('Requires scope write:bookings.');
+    expect(byName.get('confirm_booking_series')?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+    expect(byName.get('decline_booking_series')?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    expect(byName.get('decline_booking_series')?.inputSchema.properties).toHaveProperty('reason');
+
+    // MCP: booked as requests, confirmed at once; the answer is the series, as GET /booking-series/{id} has it.
+    const created = structured(await mcp.callTool({ name: 'create_booking_series', arguments: seriesInput('2026-12-01T14:00:00.000Z', requests.id) }));
+    expect((created.bookings as { status: string }[]).map((booking) => booking.status)).toEqual(['pending', 'pending', 'pending']);
+    const confirmed = structured(await mcp.callTool({ name: 'confirm_booking_series', arguments: { id: created.id } }));
+    expect((confirmed.bookings as { status: string }[]).map((booking) => booking.status)).toEqual(['active', 'active', 'active']);
+    expect(confirmed).toEqual((await t.http.get(`/api/v2/booking-series/${String(created.id)}`).set(...bearer(host.token))).body);
+    const again = errorBody(await mcp.callTool({ name: 'confirm_booking_series', arguments: { id: created.id } }));
+    const restAgain = await t.http.post(`/api/v2/booking-series/${String(created.id)}/confirm`).set(...bearer(host.token)).send({});
+    expect(restAgain.status).toBe(409);
+    expect(again).toEqual(restAgain.body);
+    expect(errorBody(await mcp.callTool({ name: 'decline_booking_series', arguments: { id: created.id } }))).toMatchObject({ title: 'Conflict' });
+
+    // tRPC: declined at once with a reason; then nothing is pending.
+    const client = trpcClient(t.siteUrl, { bearer: host.token });
+    const other = await client.bookingSeries.create.mutate(seriesInput('2026-12-02T14:00:00Z', requests.id));
+    const declined = await client.bookingSeries.decline.mutate({ id: other.id, reason: 'Away' });
+    expect(declined.bookings.map((booking) => [booking.status, booking.declineReason])).toEqual(Array(3).fill(['declined', 'Away']));
+    expect(await failure(client.bookingSeries.confirm.mutate({ id: other.id }))).toMatchObject({ status: 409 });
+  });
+
   it('an Idempotency-Key replays the first answer instead of a 409', async () => {
     const body = seriesInput('2026-12-02T09:00:00Z');
     const first = await rest(body).set('Idempotency-Key', 'series-1');

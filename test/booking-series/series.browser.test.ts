@@ -148,4 +148,46 @@ describe('booking series in a browser', () => {
     },
     BROWSER_TEST_TIMEOUT,
   );
+
+  it(
+    'a series of requests is one entry in "To confirm": Confirm all confirms every occurrence, Decline all declines them',
+    async () => {
+      const requests = await createEventType(t.em(), host.id, { name: 'Mentoring', durationsMin: [30], requiresConfirmation: true, recurrence: { maxCount: 8 } });
+      const day = new Date(Date.now() + 10 * 86_400_000);
+      const ids: string[] = [];
+      for (const hour of [15, 17]) {
+        day.setUTCHours(hour, 0, 0, 0);
+        const res = await t.http
+          .post('/api/v2/booking-series')
+          .set(...bearer(token))
+          .send({ eventTypeId: requests.id, startAt: day.toISOString(), durationMin: 30, invitee: invitee(), recurrence: { frequency: 'weekly', interval: 1, count: 3 } });
+        expect(res.status, JSON.stringify(res.body)).toBe(201);
+        ids.push(res.body.id);
+      }
+      await page.goto(`${t.siteUrl}/app/bookings`);
+      const toConfirm = page.getByTestId('to-confirm');
+      const groups = toConfirm.getByTestId('pending-series');
+      await groups.nth(1).waitFor();
+      expect(await groups.count()).toBe(2);
+      expect(await groups.first().getByTestId('series-count').textContent()).toBe('3 to confirm');
+      // Each date can still be decided alone.
+      await groups.first().getByRole('button', { name: 'Show dates' }).click();
+      expect(await groups.first().getByRole('button', { name: 'Confirm', exact: true }).count()).toBe(3);
+      await screenshotBothWidths(page, 'dashboard-series-to-confirm');
+
+      await groups.first().getByRole('button', { name: 'Confirm all' }).click();
+      await groups.nth(1).waitFor({ state: 'detached' });
+      expect((await restSeries(ids[0]!)).bookings.map((booking: { status: string }) => booking.status)).toEqual(['active', 'active', 'active']);
+
+      await groups.first().getByRole('button', { name: 'Decline all' }).click();
+      await groups.first().getByLabel('Reason for declining (optional)').fill('Fully booked');
+      await groups.first().getByRole('button', { name: 'Decline the series' }).click();
+      await toConfirm.waitFor({ state: 'detached' });
+      const declined = await restSeries(ids[1]!);
+      expect(declined.bookings.map((booking: { status: string; declineReason: string }) => [booking.status, booking.declineReason])).toEqual(
+        Array(3).fill(['declined', 'Fully booked']),
+      );
+    },
+    BROWSER_TEST_TIMEOUT,
+  );
 });

@@ -225,3 +225,89 @@ describe('a series’ one confirmation', () => {
     expect(calendar.getAllSubcomponents('vevent')).toHaveLength(1);
   });
 });
+
+describe('a series’ one request, cancellation, confirmation or decline', () => {
+  const weeks = ['2026-12-01', '2026-12-08', '2026-12-15'];
+  const occurrences = weeks.map((day, i) => ({ bookingId: `booking-${i + 1}`, startAt: `${day}T09:00:00.000Z`, endAt: `${day}T09:30:00.000Z` }));
+  const series = { id: 'series-1', frequency: 'weekly' as const, interval: 1, occurrences };
+  const urls = Object.fromEntries(occurrences.map((o, i) => [o.bookingId, `https://scheduling.example/book/manage/bkm_${i + 1}`]));
+  const eventsOf = (content: string) => new ICAL.Component(ICAL.parse(content)).getAllSubcomponents('vevent');
+
+  it('the request: the host is asked once for every date; the invitee’s copy has each meeting’s link and no invitation', async () => {
+    const pending = { series, previous: null, canceled: null, approval: 'pending' as const };
+    const host = await composeMessage(stored('request', 'host', pending), settings, null);
+    expect(host.subject).toBe('Request: Inês & "Co", Intro <call> (3 meetings)');
+    expect(host.text).toContain('Inês & "Co" asked for 3 meetings of Intro <call> with you.');
+    expect(host.text).toContain('Meeting 3: Tuesday, 15 December 2026, 04:00–04:30 (America/New_York)');
+    expect(host.text).toContain('Confirm or decline: https://scheduling.example/app/bookings');
+    const invitee = await composeMessage(stored('request', 'invitee', pending), settings, urls['booking-1']!, urls);
+    expect(invitee.subject).toBe('Requested: Intro <call> with Olivia Host, every week, 3 times');
+    expect(invitee.text).toContain(`Meeting 2: Tuesday, 8 December 2026, 09:00–09:30 (Europe/Lisbon) — reschedule or cancel: ${urls['booking-2']}`);
+    expect(invitee.invitation).toBeNull();
+    const guest = await composeMessage(stored('request', 'guest', pending), settings, urls['booking-1']!, urls);
+    expect(guest.text).toContain('asked for 3 meetings of Intro <call> with Olivia Host and added you');
+    for (const url of Object.values(urls)) expect(guest.text).not.toContain(url);
+  });
+
+  it('the cancellation: every canceled date in the reader’s zone, the reason, one METHOD:CANCEL with each one’s UID and SEQUENCE', async () => {
+    const canceled = { series: { ...series, occurrences: occurrences.map((o, i) => ({ ...o, sequence: i === 1 ? 2 : 1 })) }, previous: null, canceled: { by: 'host', reason: 'Project ended' } };
+    for (const audience of ['invitee', 'guest'] as const) {
+      const mail = await composeMessage(stored('cancellation', audience, canceled), settings, null);
+      expect(mail.subject).toBe('Canceled: Intro <call> with Olivia Host (3 meetings)');
+      expect(mail.text).toContain('Olivia Host canceled 3 meetings of Intro <call>.');
+      expect(mail.text).toContain('Meeting 1: Tuesday, 1 December 2026, 09:00–09:30 (Europe/Lisbon)');
+      expect(mail.text).toContain('Meeting 3: Tuesday, 15 December 2026, 09:00–09:30 (Europe/Lisbon)');
+      expect(mail.text).toContain('Reason: Project ended');
+      expect(mail.invitation?.method).toBe('CANCEL');
+      const events = eventsOf(mail.invitation!.content);
+      expect(events.map((event) => event.getFirstPropertyValue('uid'))).toEqual(occurrences.map((o) => `${o.bookingId}@scheduling.example`));
+      expect(events.map((event) => event.getFirstPropertyValue('sequence'))).toEqual([1, 2, 1]);
+      expect(events.map((event) => event.getFirstPropertyValue('status'))).toEqual(['CANCELLED', 'CANCELLED', 'CANCELLED']);
+    }
+    const host = await composeMessage(stored('cancellation', 'host', canceled), settings, null);
+    expect(host.subject).toBe('Canceled: Intro <call> with Inês & "Co" (3 meetings)');
+    expect(host.text).toContain('You canceled 3 meetings of Intro <call> with Inês & "Co".');
+    expect(host.text).toContain('Meeting 2: Tuesday, 8 December 2026, 04:00–04:30 (America/New_York)');
+    expect(host.invitation).toBeNull();
+  });
+
+  it('a canceled series with requests in it leaves them out of the invitation; all requests: no invitation at all', async () => {
+    const mixed = occurrences.map((o, i) => ({ ...o, sequence: 1, ...(i === 0 ? { request: true } : {}) }));
+    const some = await composeMessage(stored('cancellation', 'invitee', { series: { ...series, occurrences: mixed }, previous: null, canceled: { by: 'host', reason: null } }), settings, null);
+    expect(some.text).toContain('Meeting 1: Tuesday, 1 December 2026, 09:00–09:30 (Europe/Lisbon) (a request, not confirmed yet)');
+    expect(eventsOf(some.invitation!.content).map((event) => event.getFirstPropertyValue('uid'))).toEqual(['booking-2@scheduling.example', 'booking-3@scheduling.example']);
+    const requests = occurrences.map((o) => ({ ...o, sequence: 1, request: true }));
+    const all = await composeMessage(
+      stored('cancellation', 'invitee', { series: { ...series, occurrences: requests }, previous: null, canceled: { by: 'host', reason: null }, approval: 'pending' }),
+      settings,
+      null,
+    );
+    expect(all.text).toContain('Olivia Host canceled your request for 3 meetings of Intro <call>.');
+    expect(all.invitation).toBeNull();
+  });
+
+  it('confirmed by the host at once: the invitation an event per meeting, each meeting’s link; the host a note', async () => {
+    const confirmed = { series: { ...series, occurrences: occurrences.map((o) => ({ ...o, sequence: 0 })) }, previous: null, canceled: null, approval: 'confirmed' as const };
+    const invitee = await composeMessage(stored('confirmation', 'invitee', confirmed), settings, urls['booking-1']!, urls);
+    expect(invitee.text).toContain('Olivia Host confirmed your 3 meetings of Intro <call>.');
+    expect(invitee.text).toContain(`— reschedule or cancel: ${urls['booking-3']}`);
+    const events = eventsOf(invitee.invitation!.content);
+    expect(events.map((event) => event.getFirstPropertyValue('uid'))).toEqual(occurrences.map((o) => `${o.bookingId}@scheduling.example`));
+    expect(events.map((event) => event.getFirstPropertyValue('sequence'))).toEqual([0, 0, 0]);
+    const host = await composeMessage(stored('confirmation', 'host', confirmed), settings, null);
+    expect(host.subject).toBe('Confirmed: Inês & "Co", Intro <call> (3 meetings)');
+    expect(host.text).toContain('You confirmed Inês & "Co"’s request for 3 meetings of Intro <call>');
+  });
+
+  it('declined by the host at once: every date and the reason, no invitation', async () => {
+    const declined = { series, previous: null, canceled: null, declined: { reason: 'Away that month', expired: false } };
+    const invitee = await composeMessage(stored('decline', 'invitee', declined), settings, null);
+    expect(invitee.subject).toBe('Declined: Intro <call> with Olivia Host (3 meetings)');
+    expect(invitee.text).toContain('Olivia Host declined your request for 3 meetings of Intro <call>.');
+    expect(invitee.text).toContain('Meeting 2: Tuesday, 8 December 2026, 09:00–09:30 (Europe/Lisbon)');
+    expect(invitee.text).toContain('Reason: Away that month');
+    expect(invitee.invitation).toBeNull();
+    const host = await composeMessage(stored('decline', 'host', declined), settings, null);
+    expect(host.text).toContain('You declined Inês & "Co"’s request for 3 meetings of Intro <call>.');
+  });
+});

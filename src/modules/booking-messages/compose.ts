@@ -8,7 +8,7 @@ import { locationSentence, meetingLink } from '../bookings/booking-location-text
 import type { MessageAudience, MessageKind } from './booking-messages.schemas.ts';
 import { bookingUid, invitationFile } from './invitation.ts';
 import { renderHtml, renderText } from './mail-layout.ts';
-import type { MessageFacts } from './message-facts.ts';
+import type { MessageFacts, SeriesOccurrence } from './message-facts.ts';
 import { attendeesOf } from './message-plan.ts';
 import { cancellation } from './templates/cancellation.ts';
 import { confirmation } from './templates/confirmation.ts';
@@ -59,16 +59,19 @@ export function manageUrlOf(siteUrl: string, token: string): string {
   return `${siteUrl}/book/manage/${token}`;
 }
 
-/** The invitee's manage links of a message: its booking's, and in a series' confirmation each occurrence's. */
+/** The invitee's manage links of a message: its booking's, and in a series' message each occurrence's. */
 export interface ManageLinks {
   url: string | null;
-  /** By booking id (a series' confirmation only). */
+  /** By booking id (a series' confirmation or request only). */
   occurrences: Readonly<Record<string, string>>;
 }
 
-/** Whether a message's sealed link holds its series' manage tokens (a JSON object by booking id) rather than one. */
+/**
+ * Whether a message's sealed link holds its series' manage tokens (a JSON object by booking id) rather than one:
+ * a series' message (its confirmation or request; its cancellation and decline carry no link).
+ */
 export function holdsSeriesLinks(message: Pick<StoredMessage, 'kind' | 'facts'>): boolean {
-  return message.kind === 'confirmation' && Boolean(message.facts.series);
+  return Boolean(message.facts.series);
 }
 
 /** The links of a message from its opened manage secret (see holdsSeriesLinks); the button is its booking's. */
@@ -106,10 +109,13 @@ function invitationDescription(message: StoredMessage, manageUrl: string | null 
   return [...where, ...manage].join('\n\n') || `${facts.eventTypeName} with ${facts.host.name}`;
 }
 
-/** The bookings a message's invitation holds: a series' confirmation tells of every occurrence. */
-function bookingsOf(message: StoredMessage): { bookingId: string; startAt: string; endAt: string }[] {
+/**
+ * The bookings a message's invitation holds: a series' message tells of every occurrence concerned, except, in a
+ * cancellation, those that were still requests (they had no invitation to withdraw).
+ */
+function bookingsOf(message: StoredMessage): SeriesOccurrence[] {
   const { facts } = message;
-  if (message.kind === 'confirmation' && facts.series) return facts.series.occurrences;
+  if (facts.series) return facts.series.occurrences.filter((occurrence) => !(message.kind === 'cancellation' && occurrence.request));
   return [{ bookingId: facts.bookingId, startAt: facts.startAt, endAt: facts.endAt }];
 }
 
@@ -117,16 +123,18 @@ function invitationOf(message: StoredMessage, settings: MailSettings, links: Man
   if (!carriesInvitation(message)) return null;
   const { facts } = message;
   const method = message.kind === 'cancellation' ? 'CANCEL' : 'REQUEST';
+  const bookings = bookingsOf(message);
+  if (bookings.length === 0) return null;
   const content = invitationFile({
     method,
-    events: bookingsOf(message).map((booking) => ({
+    events: bookings.map((booking) => ({
       uid: bookingUid(booking.bookingId, settings.siteUrl),
       start: new Date(booking.startAt),
       end: new Date(booking.endAt),
       description: invitationDescription(message, holdsSeriesLinks(message) && links.occurrences[booking.bookingId] ? links.occurrences[booking.bookingId] : links.url),
+      // A series' change lists each occurrence's own; a new series' occurrences share the first one's (new) sequence.
+      sequence: booking.sequence ?? message.sequence,
     })),
-    // A series is confirmed as its occurrences are written, so they share the first one's (new) sequence.
-    sequence: message.sequence,
     stamp: new Date(message.created_at),
     zone: message.time_zone,
     summary: `${facts.eventTypeName} with ${facts.host.name}`,

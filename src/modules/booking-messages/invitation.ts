@@ -3,8 +3,8 @@
  * `METHOD:REQUEST` for a new or moved booking and `METHOD:CANCEL` for a canceled one. The UID is the booking's,
  * as in the manage page's `.ics`, so every copy updates one event; SEQUENCE is the booking's, one more per
  * change, so a calendar takes the newest. Times are written in the named zone with its VTIMEZONE. A series' one
- * confirmation holds a VEVENT per occurrence, each with its occurrence's UID, so that occurrence's later messages
- * update or cancel that event alone.
+ * confirmation (or cancellation) holds a VEVENT per occurrence, each with its occurrence's UID and SEQUENCE, so that
+ * occurrence's later messages update or cancel that event alone.
  */
 import ical, { ICalAttendeeRole, ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
 import { dayjs } from '../../lib/time.ts';
@@ -12,9 +12,8 @@ import { vtimezone } from './vtimezone.ts';
 
 export interface InvitationFacts {
   method: 'REQUEST' | 'CANCEL';
-  /** One per booking (a series' occurrences, earliest first), each its own description; SEQUENCE is the same on all. */
-  events: { uid: string; start: Date; end: Date; description: string }[];
-  sequence: number;
+  /** One per booking (a series' occurrences, earliest first), each its own description and SEQUENCE. */
+  events: { uid: string; start: Date; end: Date; description: string; sequence: number }[];
   /** When this copy was made (DTSTAMP): the message's creation, the same on every attempt. */
   stamp: Date;
   /** The IANA zone the times are written in. */
@@ -41,7 +40,7 @@ export function invitationFile(facts: InvitationFacts): string {
   for (const event of facts.events) {
     calendar.createEvent({
       id: event.uid,
-      sequence: facts.sequence,
+      sequence: event.sequence,
       stamp: facts.stamp,
       // ical-generator converts each date to `timezone` itself: converting here first did the slow part twice.
       start: dayjs(event.start),

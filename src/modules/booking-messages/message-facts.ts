@@ -38,8 +38,10 @@ export interface MessageFacts {
   /** Why a request was declined (decline messages): the host's reason, or nobody confirmed it before its start. */
   declined?: { reason: string | null; expired: boolean };
   /**
-   * A series' one confirmation (queued on its first occurrence, whose facts the rest are): how it repeats and every
-   * occurrence, each a booking of its own. Absent on every other message.
+   * A message a series sends once for several occurrences (a new series' confirmation or request; the series'
+   * cancellation; the host's confirmation or decline of its requests), queued on the first occurrence concerned,
+   * whose facts the rest are: how it repeats and each occurrence concerned, each a booking of its own. Absent on
+   * every other message.
    */
   series?: SeriesFacts;
   /** The booking's host, added by the statement that queues the messages (it reads the host's row). */
@@ -50,20 +52,37 @@ export interface SeriesFacts {
   id: string;
   frequency: Frequency;
   interval: number;
-  occurrences: { bookingId: string; startAt: string; endAt: string }[];
+  occurrences: SeriesOccurrence[];
+}
+
+export interface SeriesOccurrence {
+  bookingId: string;
+  startAt: string;
+  endAt: string;
+  /** Its SEQUENCE after the change; absent on a new series' messages, whose occurrences share the message's. */
+  sequence?: number;
+  /** It was still a request when the series was canceled: there is no invitation of it to withdraw. */
+  request?: boolean;
 }
 
 /** The facts the queueing statement completes with the host. */
 export type FactsWithoutHost = Omit<MessageFacts, 'host'>;
 
-/** A series' facts: its first occurrence's, with every occurrence (earliest first). */
+/** What a series' messages need of the series itself. */
+export type SeriesRef = Pick<SeriesFacts, 'id' | 'frequency' | 'interval'>;
+
+/**
+ * A series' facts: its first occurrence's, with every occurrence concerned (earliest first), each completed by
+ * `more` (its sequence, whether it was a request).
+ */
 export function seriesFactsOf(
   occurrences: readonly Booking[],
-  series: Pick<SeriesFacts, 'id' | 'frequency' | 'interval'>,
+  series: SeriesRef,
+  more: (booking: Booking) => Pick<SeriesOccurrence, 'sequence' | 'request'> = () => ({}),
 ): FactsWithoutHost | undefined {
   const facts = occurrences[0] && factsOf(occurrences[0]);
   if (!facts) return undefined;
-  const listed = occurrences.map((booking) => ({ bookingId: booking.id, startAt: booking.startAt, endAt: booking.endAt }));
+  const listed = occurrences.map((booking) => ({ bookingId: booking.id, startAt: booking.startAt, endAt: booking.endAt, ...more(booking) }));
   return { ...facts, series: { ...series, occurrences: listed } };
 }
 

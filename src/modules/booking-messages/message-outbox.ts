@@ -5,11 +5,23 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { executePrepared } from '../../lib/prepared-sql.ts';
-import { sealSecret } from '../../lib/sealed-secrets.ts';
+import { openSecret, sealSecret } from '../../lib/sealed-secrets.ts';
 import type { Booking } from '../bookings/bookings.schemas.ts';
 import type { Reminder } from '../event-types/event-type.rows.ts';
-import { factsOf, type FactsWithoutHost, type SeriesFacts, seriesFactsOf } from './message-facts.ts';
-import { announcements, planNewBooking, planReminders, type PlannedMessage, replanReminders, seriesAnnouncements, SKIPPED, type WaitingReminder, withManageLink } from './message-plan.ts';
+import { factsOf, type FactsWithoutHost, seriesFactsOf, type SeriesRef } from './message-facts.ts';
+import {
+  announcements,
+  changeAnnouncements,
+  planNewBooking,
+  planReminders,
+  type PlannedMessage,
+  replanReminders,
+  seriesAnnouncements,
+  type SeriesPart,
+  SKIPPED,
+  type WaitingReminder,
+  withManageLink,
+} from './message-plan.ts';
 
 /** The facts as stored: the change's own, completed with the booking's host (`h`). */
 const FACTS_SQL = `?::jsonb || jsonb_build_object('host', jsonb_build_object('name', coalesce(h.name, h.email), 'email', h.email, 'timezone', h.timezone))`;
@@ -18,8 +30,8 @@ const FACTS_SQL = `?::jsonb || jsonb_build_object('host', jsonb_build_object('na
  * Inserts planned messages of booking `b` (parameters: facts, created_at, the messages as JSON, the booking's id),
  * none while its event type's e-mail is off (`notifications`, read here so that every change obeys it as it stands
  * in the change's transaction). The host's messages go to the booking's host; an invitee's message that inherits
- * the manage link takes the one the booking's earlier messages carry (never a series' confirmation's, which holds
- * every occurrence's).
+ * the manage link takes the one the booking's earlier messages carry (never a series' message's, which holds every
+ * occurrence's).
  */
 const INSERT_SQL = `insert into booking_message (id, booking_id, owner_id, kind, audience, recipient, time_zone, status, scheduled_for,
                                   next_attempt_at, offset_min, last_error, sequence, facts, manage_link, created_at)
@@ -27,7 +39,7 @@ const INSERT_SQL = `insert into booking_message (id, booking_id, owner_id, kind,
             m.status, m.scheduled_for, m.next_attempt_at, m.offset_min, m.last_error, b.sequence, ${FACTS_SQL},
             case when m.manage_link is not null then m.manage_link
                  when m.inherit_link then (select p.manage_link from booking_message p
-                                       where p.booking_id = b.id and p.manage_link is not null and (p.kind <> 'confirmation' or p.facts -> 'series' is null)
+                                       where p.booking_id = b.id and p.manage_link is not null and p.facts -> 'series' is null
                                        limit 1)
             end,
             ?
@@ -64,34 +76,33 @@ export async function queueNewBookingMessages(
 }
 
 /**
- * A new series: one confirmation per recipient telling of every occurrence, on the first occurrence (its messages
- * list it, the dashboard shows it there); the invitee's carries every occurrence's manage link (`manageTokens`, by
- * booking id), sealed together as one JSON object (compose's manageLinksOf opens it). The occurrences were written
- * with their reminders and a skipped confirmation holding their own link (queueNewBookingMessages, `inSeries`).
+ * A new series: one confirmation (or, for a series of requests, one request) per recipient telling of every
+ * occurrence, on the first occurrence (its messages list it, the dashboard shows it there); the invitee's carries
+ * every occurrence's manage link (`manageTokens`, by booking id), sealed together as one JSON object (compose's
+ * manageLinksOf opens it). The occurrences were written with their reminders and a skipped confirmation (or
+ * request) holding their own link (queueNewBookingMessages, `inSeries`).
  */
 export async function queueNewSeriesMessages(
   tx: EntityManager,
   occurrences: readonly Booking[],
-  series: Pick<SeriesFacts, 'id' | 'frequency' | 'interval'>,
+  series: SeriesRef,
   manageTokens: Readonly<Record<string, string>>,
   now: Date,
 ): Promise<void> {
   const facts = seriesFactsOf(occurrences, series);
   if (!facts) return;
-  const messages = seriesAnnouncements(facts, now);
-  if (messages.length === 0) return;
   const sealed = Object.keys(manageTokens).length > 0 ? await sealSecret(tx, 'booking-manage-link', JSON.stringify(manageTokens)) : undefined;
-  await executePrepared(tx, 'booking-message.queue', INSERT_SQL, insertParams(facts, withManageLink(messages, sealed), now));
+  await executePrepared(tx, 'booking-message.queue', INSERT_SQL, insertParams(facts, withManageLink(seriesAnnouncements(facts, now), sealed), now));
 }
 
 /**
- * Announcements of `kind` to everyone, and the booking's waiting reminders planned again for `facts` (see
+ * A change's announcements (`announced`), and the booking's waiting reminders planned again for `facts` (see
  * replanReminders). Two statements: the waiting reminders, locked, then every change at once.
  */
 async function queueWithReminders(
   tx: EntityManager,
   facts: FactsWithoutHost,
-  kind: 'update' | 'confirmation',
+  announced: PlannedMessage[],
   reminders: readonly Reminder[],
   now: Date,
   pastReason: string,
@@ -122,7 +133,7 @@ async function queueWithReminders(
       JSON.stringify(changes.moves),
       SKIPPED.unplanned,
       JSON.stringify(changes.dropped),
-      ...insertParams(facts, [...announcements(kind, facts, now), ...changes.added], now),
+      ...insertParams(facts, [...announced, ...changes.added], now),
     ],
     'run',
   );
@@ -138,46 +149,141 @@ export async function queueRescheduleMessages(
 ): Promise<void> {
   const facts = factsOf(booking, previous);
   if (!facts) return;
-  await queueWithReminders(tx, facts, 'update', reminders, now, SKIPPED.pastAtMove);
+  await queueWithReminders(tx, facts, announcements('update', facts, now), reminders, now, SKIPPED.pastAtMove);
 }
 
 /**
  * A request the host confirmed: the confirmations (the invitee's and guests' with the invitation, the host's a
  * note) and the event type's reminders, planned now; the invitee's confirmation takes the manage link their
- * request carried.
+ * request carried. An occurrence confirmed with its series (`series`) gets its reminders here and its confirmation
+ * from queueSeriesConfirmationMessages.
  */
-export async function queueConfirmationMessages(tx: EntityManager, booking: Booking, reminders: readonly Reminder[], now: Date): Promise<void> {
+export async function queueConfirmationMessages(tx: EntityManager, booking: Booking, reminders: readonly Reminder[], now: Date, series?: SeriesPart): Promise<void> {
   const facts = factsOf(booking);
   if (!facts) return;
-  await queueWithReminders(tx, { ...facts, approval: 'confirmed' }, 'confirmation', reminders, now, SKIPPED.pastAtConfirm);
+  const confirmed = { ...facts, approval: 'confirmed' as const };
+  await queueWithReminders(tx, confirmed, changeAnnouncements('confirmation', confirmed, now, series), reminders, now, SKIPPED.pastAtConfirm);
 }
 
-/** Messages that end a booking (a cancellation or a decline) to everyone; its reminders not sent yet are dropped. */
-async function queueEnding(tx: EntityManager, facts: FactsWithoutHost, kind: 'cancellation' | 'decline', dropReason: string, now: Date): Promise<void> {
+/**
+ * Messages that end a booking (a cancellation or a decline) to everyone, or its part in its series' one
+ * (`series`); its reminders not sent yet are dropped.
+ */
+async function queueEnding(
+  tx: EntityManager,
+  facts: FactsWithoutHost,
+  kind: 'cancellation' | 'decline',
+  dropReason: string,
+  now: Date,
+  series: SeriesPart | undefined,
+): Promise<void> {
   await tx.execute(
     `with dropped as (
        update booking_message set status = 'skipped', next_attempt_at = null, last_error = ?
         where booking_id = ? and kind = 'reminder' and status in ('scheduled', 'queued')
      )
      ${INSERT_SQL}`,
-    [dropReason, facts.bookingId, ...insertParams(facts, announcements(kind, facts, now), now)],
+    [dropReason, facts.bookingId, ...insertParams(facts, changeAnnouncements(kind, facts, now, series), now)],
     'run',
   );
 }
 
 /**
- * A canceled booking: cancellations to everyone. `wasPending`: it was still a request, so the invitee's side holds
- * no invitation to withdraw.
+ * A canceled booking: cancellations to everyone (or its part in its series' one, `series`). `wasPending`: it was
+ * still a request, so the invitee's side holds no invitation to withdraw.
  */
-export async function queueCancellationMessages(tx: EntityManager, booking: Booking, wasPending: boolean, now: Date): Promise<void> {
+export async function queueCancellationMessages(tx: EntityManager, booking: Booking, wasPending: boolean, now: Date, series?: SeriesPart): Promise<void> {
   const facts = factsOf(booking);
   if (!facts) return;
-  await queueEnding(tx, wasPending ? { ...facts, approval: 'pending' } : facts, 'cancellation', SKIPPED.canceled, now);
+  await queueEnding(tx, wasPending ? { ...facts, approval: 'pending' } : facts, 'cancellation', SKIPPED.canceled, now, series);
 }
 
-/** A declined request: the invitee and guests learn it (with the host's reason), the host gets a note. */
-export async function queueDeclineMessages(tx: EntityManager, booking: Booking, expired: boolean, now: Date): Promise<void> {
+/** A declined request: the invitee and guests learn it (with the host's reason), the host gets a note (or its series does, `series`). */
+export async function queueDeclineMessages(tx: EntityManager, booking: Booking, expired: boolean, now: Date, series?: SeriesPart): Promise<void> {
   const facts = factsOf(booking);
   if (!facts) return;
-  await queueEnding(tx, { ...facts, declined: { reason: booking.declineReason ?? null, expired } }, 'decline', SKIPPED.declined, now);
+  await queueEnding(tx, { ...facts, declined: { reason: booking.declineReason ?? null, expired } }, 'decline', SKIPPED.declined, now, series);
+}
+
+/** Each booking's iCalendar SEQUENCE as it stands in this transaction. */
+async function sequencesOf(tx: EntityManager, bookings: readonly Booking[]): Promise<Map<string, number>> {
+  const rows = await tx.execute<{ id: string; sequence: number }[]>('select id, sequence from booking where id in (select jsonb_array_elements_text(?::jsonb))', [
+    JSON.stringify(bookings.map((booking) => booking.id)),
+  ]);
+  return new Map(rows.map((row) => [row.id, row.sequence]));
+}
+
+/** Inserts a series' one message of a change per recipient on its first occurrence concerned (`facts`). */
+async function queueSeriesChange(tx: EntityManager, facts: FactsWithoutHost, messages: PlannedMessage[], now: Date): Promise<void> {
+  await executePrepared(tx, 'booking-message.queue', INSERT_SQL, insertParams(facts, messages, now));
+}
+
+/**
+ * A series canceled at once: one cancellation per recipient on the first canceled occurrence, listing every
+ * canceled one; the invitation cancels each one's event (its UID, its new SEQUENCE), except those that were still
+ * requests (they had none). The occurrences were canceled with their part (`series`) first: their reminders
+ * dropped, each other one's skipped cancellation written.
+ */
+export async function queueSeriesCancellationMessages(
+  tx: EntityManager,
+  canceled: readonly { booking: Booking; wasPending: boolean }[],
+  series: SeriesRef,
+  now: Date,
+): Promise<void> {
+  const sequences = await sequencesOf(tx, canceled.map((entry) => entry.booking));
+  const requests = new Set(canceled.filter((entry) => entry.wasPending).map((entry) => entry.booking.id));
+  const facts = seriesFactsOf(
+    canceled.map((entry) => entry.booking),
+    series,
+    (booking) => ({ sequence: sequences.get(booking.id) ?? 0, ...(requests.has(booking.id) ? { request: true } : {}) }),
+  );
+  if (!facts) return;
+  // Only when every occurrence was a request is the series' cancellation a request's (no invitation at all).
+  const ended = requests.size === canceled.length ? { ...facts, approval: 'pending' as const } : facts;
+  await queueSeriesChange(tx, ended, announcements('cancellation', ended, now), now);
+}
+
+/**
+ * The host confirmed a series' requests at once: one confirmation per recipient on the first confirmed occurrence,
+ * its invitation an event per occurrence (each its own SEQUENCE); the invitee's carries each occurrence's own manage
+ * link, taken from the occurrence's earlier messages and sealed together (as a new series' confirmation does). The
+ * occurrences were confirmed with their part (`series`) first: their reminders planned, each other one's skipped
+ * confirmation written.
+ */
+export async function queueSeriesConfirmationMessages(tx: EntityManager, confirmed: readonly Booking[], series: SeriesRef, now: Date): Promise<void> {
+  const sequences = await sequencesOf(tx, confirmed);
+  const facts = seriesFactsOf(confirmed, series, (booking) => ({ sequence: sequences.get(booking.id) ?? 0 }));
+  if (!facts) return;
+  const sealed = await occurrenceLinks(tx, confirmed);
+  const messages = withManageLink(announcements('confirmation', { ...facts, approval: 'confirmed' }, now), sealed);
+  await queueSeriesChange(tx, { ...facts, approval: 'confirmed' }, messages, now);
+}
+
+/**
+ * The host declined a series' requests at once: one decline per recipient on the first declined occurrence, listing
+ * every declined one, with the host's reason. The occurrences were declined with their part (`series`) first.
+ */
+export async function queueSeriesDeclineMessages(tx: EntityManager, declined: readonly Booking[], series: SeriesRef, now: Date): Promise<void> {
+  const facts = seriesFactsOf(declined, series);
+  if (!facts) return;
+  const ended = { ...facts, declined: { reason: declined[0]!.declineReason ?? null, expired: false } };
+  await queueSeriesChange(tx, ended, announcements('decline', ended, now), now);
+}
+
+/**
+ * The occurrences' own manage links (each held by its earlier messages, never by a series' message), opened and
+ * sealed again together as one JSON object by booking id; none when no occurrence has one (a series booked
+ * through the API).
+ */
+async function occurrenceLinks(tx: EntityManager, occurrences: readonly Booking[]): Promise<string | undefined> {
+  const rows = await tx.execute<{ booking_id: string; manage_link: string }[]>(
+    `select distinct on (booking_id) booking_id, manage_link from booking_message
+      where booking_id in (select jsonb_array_elements_text(?::jsonb)) and manage_link is not null and facts -> 'series' is null
+      order by booking_id, position`,
+    [JSON.stringify(occurrences.map((booking) => booking.id))],
+  );
+  if (rows.length === 0) return undefined;
+  const tokens: Record<string, string> = {};
+  for (const row of rows) tokens[row.booking_id] = await openSecret(tx, 'booking-manage-link', row.manage_link);
+  return sealSecret(tx, 'booking-manage-link', JSON.stringify(tokens));
 }

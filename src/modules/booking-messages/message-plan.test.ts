@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { FactsWithoutHost } from './message-facts.ts';
-import { announcements, attendeesOf, planNewBooking, planReminders, replanReminders, SKIPPED, seriesAnnouncements, withManageLink } from './message-plan.ts';
+import {
+  announcements,
+  attendeesOf,
+  changeAnnouncements,
+  planNewBooking,
+  planReminders,
+  replanReminders,
+  SKIPPED,
+  seriesAnnouncements,
+  withManageLink,
+} from './message-plan.ts';
 
 const facts: FactsWithoutHost = {
   bookingId: 'b1',
@@ -136,7 +146,7 @@ describe('a series is announced once', () => {
     expect(planNewBooking(facts, [], now, true).map((m) => [m.kind, m.status])).toEqual([['confirmation', 'skipped']]);
   });
 
-  it('the series: one confirmation per recipient; a series of requests asks per occurrence instead', () => {
+  it('the series: one confirmation per recipient; a series of requests asks once too, each occurrence a skipped request', () => {
     const series = seriesAnnouncements(facts, now);
     expect(series.map((m) => [m.kind, m.audience, m.recipient])).toEqual([
       ['confirmation', 'invitee', 'ines@example.com'],
@@ -145,7 +155,38 @@ describe('a series is announced once', () => {
       ['confirmation', 'host', null],
     ]);
     const pending = { ...facts, approval: 'pending' as const };
-    expect(seriesAnnouncements(pending, now)).toEqual([]);
-    expect(planNewBooking(pending, reminders, now, true).map((m) => m.kind)).toEqual(['request', 'request', 'request', 'request']);
+    expect(seriesAnnouncements(pending, now).map((m) => [m.kind, m.audience, m.status])).toEqual([
+      ['request', 'invitee', 'queued'],
+      ['request', 'guest', 'queued'],
+      ['request', 'guest', 'queued'],
+      ['request', 'host', 'queued'],
+    ]);
+    // A request has no reminders: the skipped request, holding the occurrence's link, is its only row.
+    expect(planNewBooking(pending, reminders, now, true)).toEqual([
+      expect.objectContaining({ kind: 'request', audience: 'invitee', status: 'skipped', last_error: SKIPPED.inSeriesRequest, inherit_link: true }),
+    ]);
+    expect(SKIPPED.inSeriesRequest).toBe("not sent: announced in its series' request");
+  });
+});
+
+describe('a series canceled, confirmed or declined at once is announced once', () => {
+  it('alone, a change announces itself to everyone', () => {
+    for (const kind of ['cancellation', 'decline', 'confirmation'] as const) {
+      expect(changeAnnouncements(kind, facts, now)).toEqual(announcements(kind, facts, now));
+    }
+  });
+
+  it('the occurrence the series’ messages go on gets none of its own; each other keeps a skipped invitee row saying why', () => {
+    for (const kind of ['cancellation', 'decline', 'confirmation'] as const) {
+      expect(changeAnnouncements(kind, facts, now, 'announces')).toEqual([]);
+      const [placeholder, ...rest] = changeAnnouncements(kind, facts, now, 'announced');
+      expect(rest).toEqual([]);
+      expect(placeholder).toMatchObject({ kind, audience: 'invitee', recipient: 'ines@example.com', status: 'skipped', next_attempt_at: null });
+      // An ending leaves nothing to manage: its row holds no link; a confirmation's holds the occurrence's own.
+      expect(placeholder!.inherit_link).toBe(kind === 'confirmation');
+    }
+    expect(changeAnnouncements('cancellation', facts, now, 'announced')[0]!.last_error).toBe("not sent: announced in its series' cancellation");
+    expect(changeAnnouncements('decline', facts, now, 'announced')[0]!.last_error).toBe("not sent: announced in its series' decline");
+    expect(changeAnnouncements('confirmation', facts, now, 'announced')[0]!.last_error).toBe(SKIPPED.inSeries);
   });
 });

@@ -35,7 +35,26 @@ export const SKIPPED = {
   unplanned: 'not sent: the event type no longer has this reminder',
   started: 'not sent: the meeting had already started',
   inSeries: 'not sent: announced in its series\' confirmation',
+  inSeriesRequest: 'not sent: announced in its series\' request',
+  inSeriesCancellation: 'not sent: announced in its series\' cancellation',
+  inSeriesDecline: 'not sent: announced in its series\' decline',
 } as const;
+
+/** The kinds a series sends once for its occurrences, and what each occurrence's skipped row of that kind says. */
+export type SeriesKind = 'confirmation' | 'request' | 'cancellation' | 'decline';
+const IN_SERIES: Record<SeriesKind, string> = {
+  confirmation: SKIPPED.inSeries,
+  request: SKIPPED.inSeriesRequest,
+  cancellation: SKIPPED.inSeriesCancellation,
+  decline: SKIPPED.inSeriesDecline,
+};
+
+/**
+ * An occurrence's part in a change that its series announces once (canceling the series, confirming or declining
+ * its requests): the series' messages go on the first occurrence changed (`announces`), queued once every
+ * occurrence has changed; each other one (`announced`) keeps a skipped invitee row saying so.
+ */
+export type SeriesPart = 'announces' | 'announced';
 
 const MINUTE = 60_000;
 
@@ -92,26 +111,36 @@ export function announcements(kind: Exclude<MessageKind, 'reminder'>, facts: Fac
 
 /**
  * A new booking's messages: its confirmation (a request, while it waits for the host) and its reminders. An
- * occurrence of a series (`inSeries`) is confirmed by the series' one confirmation (seriesAnnouncements): it keeps
- * a skipped invitee confirmation that says so and holds its own manage link, for its later messages to inherit. A
- * request still asks for itself, each occurrence being confirmed or declined alone.
+ * occurrence of a series (`inSeries`) is confirmed (or asked for) by the series' one message (seriesAnnouncements):
+ * it keeps a skipped invitee confirmation (or request) that says so and holds its own manage link, for its later
+ * messages to inherit.
  */
 export function planNewBooking(facts: FactsWithoutHost, reminders: readonly Reminder[], now: Date, inSeries = false): PlannedMessage[] {
-  const pending = facts.approval === 'pending';
-  const announced = inSeries && !pending ? [seriesPlaceholder(facts, now)] : announcements(pending ? 'request' : 'confirmation', facts, now);
+  const kind = facts.approval === 'pending' ? 'request' : 'confirmation';
+  const announced = inSeries ? [seriesPlaceholder(kind, facts, now)] : announcements(kind, facts, now);
   return [...announced, ...planReminders(reminders, facts, now)];
 }
 
-/** An occurrence's confirmation, not sent (never due): the series' one announces it. */
-function seriesPlaceholder(facts: FactsWithoutHost, now: Date): PlannedMessage {
+/** An occurrence's message of `kind`, to the invitee, not sent (never due): its series' one announces it. */
+function seriesPlaceholder(kind: SeriesKind, facts: FactsWithoutHost, now: Date): PlannedMessage {
   const invitee = { audience: 'invitee' as const, email: facts.invitee.email };
-  const fields = { status: 'skipped' as const, scheduled_for: now.toISOString(), next_attempt_at: null, last_error: SKIPPED.inSeries };
-  return message('confirmation', invitee, facts, { ...fields, inherit_link: true });
+  const fields = { status: 'skipped' as const, scheduled_for: now.toISOString(), next_attempt_at: null, last_error: IN_SERIES[kind] };
+  return message(kind, invitee, facts, { ...fields, inherit_link: !ENDINGS.includes(kind) });
 }
 
-/** A new series' one confirmation per recipient; none for a series of requests (each asks for itself). */
+/** A new series' one confirmation per recipient, or for a series of requests its one request. */
 export function seriesAnnouncements(facts: FactsWithoutHost, now: Date): PlannedMessage[] {
-  return facts.approval === 'pending' ? [] : announcements('confirmation', facts, now);
+  return announcements(facts.approval === 'pending' ? 'request' : 'confirmation', facts, now);
+}
+
+/**
+ * A change's messages of `kind` for one booking: to everyone (announcements), or for an occurrence whose series
+ * announces the change once (`series`, see SeriesPart) none on the one the series' messages go on, a skipped
+ * invitee row on each other.
+ */
+export function changeAnnouncements(kind: SeriesKind, facts: FactsWithoutHost, now: Date, series?: SeriesPart): PlannedMessage[] {
+  if (series === undefined) return announcements(kind, facts, now);
+  return series === 'announces' ? [] : [seriesPlaceholder(kind, facts, now)];
 }
 
 /** A new booking's messages that carry the manage link get it here (there is no earlier message to take it from). */

@@ -88,3 +88,12 @@ export const CancelBookingSeriesInputSchema = z.object({
     .meta({ description: 'Why the series is canceled; at most 500 characters.', examples: ['The project ended early.'] })
     .optional(),
 });
+
+export const DeclineBookingSeriesInputSchema = z.strictObject({
+  id: SeriesIdSchema,
+  reason: z
+    .string()
+    .max(500)
+    .meta({ description: 'Why the requests are declined; at most 500 characters.', examples: ['I am away those weeks, sorry.'] })
+    .optional(),
+});

@@ -9,6 +9,7 @@ import {
   queueDeclineMessages,
   queueRescheduleMessages,
 } from '../booking-messages/message-outbox.ts';
+import type { SeriesPart } from '../booking-messages/message-plan.ts';
 import { bookingEventStates, queueCanceledBookingEvents, queueRescheduledBookingEvents } from '../calendars/booking-events.ts';
 import type { EventTypeRecord } from '../event-types/event-type.rows.ts';
 import { emitWebhookEvent } from '../webhooks/outbox.ts';
@@ -29,6 +30,8 @@ export interface CanceledBooking {
   now: Date;
   /** It was still a request (pending): nobody had an invitation yet. */
   wasPending: boolean;
+  /** Canceled with its series, which announces the cancellation once (see SeriesPart); absent when canceled alone. */
+  series?: SeriesPart;
 }
 
 export interface ConfirmedBooking {
@@ -36,6 +39,8 @@ export interface ConfirmedBooking {
   eventType: EventTypeRecord;
   ownerId: string;
   now: Date;
+  /** Confirmed with its series' other requests, announced once (see SeriesPart); absent when confirmed alone. */
+  series?: SeriesPart;
 }
 
 export interface DeclinedBooking {
@@ -44,6 +49,8 @@ export interface DeclinedBooking {
   now: Date;
   /** Declined by the service because nobody confirmed it before its start, not by the host. */
   expired: boolean;
+  /** Declined with its series' other requests, announced once (see SeriesPart); absent when declined alone. */
+  series?: SeriesPart;
 }
 
 export type AfterRescheduleEffect = (tx: EntityManager, moved: RescheduledBooking) => Promise<void>;
@@ -71,7 +78,7 @@ export const AFTER_RESCHEDULE: readonly AfterRescheduleEffect[] = [
 export const AFTER_CANCEL: readonly AfterCancelEffect[] = [
   removeHostCalendarEvents,
   (tx, { booking, ownerId, now }) => emitWebhookEvent(tx, ownerId, 'booking.canceled', booking, now),
-  (tx, { booking, wasPending, now }) => queueCancellationMessages(tx, booking, wasPending, now),
+  (tx, { booking, wasPending, now, series }) => queueCancellationMessages(tx, booking, wasPending, now, series),
 ];
 
 /**
@@ -80,7 +87,7 @@ export const AFTER_CANCEL: readonly AfterCancelEffect[] = [
  */
 export const AFTER_CONFIRM: readonly AfterConfirmEffect[] = [
   (tx, { booking, ownerId, now }) => emitWebhookEvent(tx, ownerId, 'booking.confirmed', booking, now),
-  (tx, { booking, eventType, now }) => queueConfirmationMessages(tx, booking, eventType.reminders, now),
+  (tx, { booking, eventType, now, series }) => queueConfirmationMessages(tx, booking, eventType.reminders, now, series),
 ];
 
 /**
@@ -90,7 +97,7 @@ export const AFTER_CONFIRM: readonly AfterConfirmEffect[] = [
 export const AFTER_DECLINE: readonly AfterDeclineEffect[] = [
   removeHostCalendarEvents,
   (tx, { booking, ownerId, now }) => emitWebhookEvent(tx, ownerId, 'booking.declined', booking, now),
-  (tx, { booking, expired, now }) => queueDeclineMessages(tx, booking, expired, now),
+  (tx, { booking, expired, now, series }) => queueDeclineMessages(tx, booking, expired, now, series),
 ];
 
 export async function runAfterReschedule(tx: EntityManager, moved: RescheduledBooking): Promise<void> {

@@ -13,6 +13,8 @@ import { executePrepared } from '../../lib/prepared-sql.ts';
 import { toDate } from '../../lib/sql-values.ts';
 import { refreshContacts } from '../contacts/contacts.projection.ts';
 import { findEventType } from '../availability/availability.service.ts';
+import type { SeriesPart } from '../booking-messages/message-plan.ts';
+import type { EventTypeRecord } from '../event-types/event-type.rows.ts';
 import { runAfterConfirm, runAfterDecline } from './after-booking-change.ts';
 import { readBooking, readBookingRow } from './booking.rows.ts';
 import type { Booking } from './bookings.schemas.ts';
@@ -38,12 +40,20 @@ export async function confirmBooking(em: EntityManager, ownerId: string, id: str
     }
     const eventType = await findEventType(tx, locked.event_type_id, ownerId);
     if (!eventType) throw notFound('Booking');
-    await tx.execute(`update booking set status = 'active', updated_at = ? where id = ?`, [now, id], 'run');
-    await refreshContacts(tx, ownerId, [locked.invitee_email]);
-    const confirmed = await readBooking(tx, ownerId, id);
-    await runAfterConfirm(tx, { booking: confirmed, eventType, ownerId, now });
-    return confirmed;
+    return confirmPending(tx, { id, ownerId, inviteeEmail: locked.invitee_email }, eventType, now);
   });
+}
+
+/**
+ * A pending booking, locked by the caller and not started, becomes active, with its effects. `series`: its part in
+ * its series' one confirmation e-mail, when the host confirms the series' requests at once.
+ */
+export async function confirmPending(tx: EntityManager, booking: PendingBooking, eventType: EventTypeRecord, now: Date, series?: SeriesPart): Promise<Booking> {
+  await tx.execute(`update booking set status = 'active', updated_at = ? where id = ?`, [now, booking.id], 'run');
+  await refreshContacts(tx, booking.ownerId, [booking.inviteeEmail]);
+  const confirmed = await readBooking(tx, booking.ownerId, booking.id);
+  await runAfterConfirm(tx, { booking: confirmed, eventType, ownerId: booking.ownerId, now, series });
+  return confirmed;
 }
 
 /**
@@ -64,18 +74,35 @@ export async function declineBooking(
       const instead = locked.status === 'active' ? ': it is confirmed already; cancel it instead (DELETE /bookings/{id})' : '';
       throw new DomainError('conflict', `This booking is ${locked.status} and cannot be declined${instead}.`);
     }
-    return decline(tx, { id: input.id, ownerId, inviteeEmail: locked.invitee_email }, now, input.reason?.trim() || null, now, false);
+    return declinePending(tx, { id: input.id, ownerId, inviteeEmail: locked.invitee_email }, input.reason?.trim() || null, now);
   });
 }
 
-interface PendingBooking {
+/** A pending booking, locked by the caller. */
+export interface PendingBooking {
   id: string;
   ownerId: string;
   inviteeEmail: string;
 }
 
+/**
+ * The host declines a pending booking the caller locked, with its effects. `series`: its part in its series' one
+ * decline e-mail, when the host declines the series' requests at once.
+ */
+export function declinePending(tx: EntityManager, booking: PendingBooking, reason: string | null, now: Date, series?: SeriesPart): Promise<Booking> {
+  return decline(tx, booking, now, reason, now, false, series);
+}
+
 /** `expired`: the service declines it because its start passed unconfirmed. */
-async function decline(tx: EntityManager, booking: PendingBooking, declinedAt: Date, reason: string | null, now: Date, expired: boolean): Promise<Booking> {
+async function decline(
+  tx: EntityManager,
+  booking: PendingBooking,
+  declinedAt: Date,
+  reason: string | null,
+  now: Date,
+  expired: boolean,
+  series?: SeriesPart,
+): Promise<Booking> {
   await tx.execute(
     `update booking set status = 'declined', declined_at = ?, decline_reason = ?, updated_at = ? where id = ?`,
     [declinedAt, reason, now, booking.id],
@@ -84,7 +111,7 @@ async function decline(tx: EntityManager, booking: PendingBooking, declinedAt: D
   await releaseBusyBlocks(tx, booking.id);
   await refreshContacts(tx, booking.ownerId, [booking.inviteeEmail]);
   const declined = await readBooking(tx, booking.ownerId, booking.id);
-  await runAfterDecline(tx, { booking: declined, ownerId: booking.ownerId, now, expired });
+  await runAfterDecline(tx, { booking: declined, ownerId: booking.ownerId, now, expired, series });
   return declined;
 }
 

@@ -14,6 +14,7 @@ import {
 } from './booking.rows.ts';
 import type { Booking, BookingStatus } from './bookings.schemas.ts';
 import { executePrepared } from '../../lib/prepared-sql.ts';
+import type { SeriesPart } from '../booking-messages/message-plan.ts';
 
 export interface ListBookingsQuery {
   status?: BookingStatus;
@@ -114,13 +115,17 @@ export async function cancelBooking(
   return em.transactional((tx) => cancelBookingIn(tx, ownerId, input, now, by));
 }
 
-/** cancelBooking's work inside the caller's transaction (a series cancels its occurrences in one). */
+/**
+ * cancelBooking's work inside the caller's transaction (a series cancels its occurrences in one, each with its
+ * part in the series' one cancellation e-mail, `series`).
+ */
 export async function cancelBookingIn(
   tx: EntityManager,
   ownerId: string,
   input: { id: string; reason?: string | undefined },
   now: Date,
   by: CanceledBy = 'host',
+  series?: SeriesPart,
 ): Promise<Booking> {
   const reason = input.reason?.trim() || null;
   const locked = await readBookingRow(tx, ownerId, input.id, { forUpdate: true });
@@ -136,7 +141,7 @@ export async function cancelBookingIn(
     await releaseBusyBlocks(tx, input.id);
     await refreshContacts(tx, ownerId, [locked.invitee_email]);
     const canceled = await readBooking(tx, ownerId, input.id);
-    await runAfterCancel(tx, { booking: canceled, ownerId, now, wasPending: locked.status === 'pending' });
+    await runAfterCancel(tx, { booking: canceled, ownerId, now, wasPending: locked.status === 'pending', series });
     return canceled;
   }
   return readBooking(tx, ownerId, input.id);

@@ -8,7 +8,7 @@ import { type BookingItem, type EventTypeItem, titleCase } from './format.ts';
 import { BookingMessages } from './BookingMessages.tsx';
 import { ListView } from './ListView.tsx';
 import { groupBySeries } from './series-groups.ts';
-import { SeriesGroup } from './SeriesGroup.tsx';
+import { PendingSeriesGroup, SeriesGroup } from './SeriesGroup.tsx';
 import { useLoadedList } from './loaded.ts';
 import { navigate } from './router.ts';
 import { useSession } from './session.ts';
@@ -77,9 +77,19 @@ export function BookingsPage() {
           <h2>To confirm</h2>
           <p className="muted">These bookings hold their time until you confirm or decline them; unconfirmed at their start, they are declined.</p>
           <ul className="booking-list">
-            {toConfirm.items.map((booking) => (
-              <BookingRow key={booking.id} booking={booking} onChanged={changed} />
-            ))}
+            {groupBySeries(toConfirm.items).map((entry) =>
+              entry.kind === 'booking' ? (
+                <BookingRow key={entry.booking.id} booking={entry.booking} onChanged={changed} />
+              ) : (
+                <PendingSeriesGroup
+                  key={entry.seriesId}
+                  seriesId={entry.seriesId}
+                  bookings={entry.bookings}
+                  onChanged={changed}
+                  renderBooking={(booking) => <BookingRow key={booking.id} booking={booking} onChanged={changed} />}
+                />
+              ),
+            )}
           </ul>
         </section>
       )}

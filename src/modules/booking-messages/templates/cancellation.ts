@@ -1,29 +1,20 @@
-import { meetingWithHost, type Template, type TemplateInput, when, whoseRequest } from './template.ts';
-
-/** Who canceled, in the recipient's words. */
-function canceledBy(input: TemplateInput): string {
-  const { facts } = input;
-  const byHost = facts.canceled?.by === 'host';
-  if (input.audience === 'host') return byHost ? 'You canceled' : `${facts.invitee.name} canceled`;
-  if (byHost) return `${facts.host.name} canceled`;
-  return input.audience === 'invitee' ? 'You canceled' : `${facts.invitee.name} canceled`;
-}
+import { seriesCancellation } from './series-endings.ts';
+import { canceledBy, meetingWithHost, type Template, type TemplateInput, when, whoseCanceledRequest } from './template.ts';
 
 /** Which request was canceled, in the recipient's words ("your request for Intro call"). */
 function canceledRequest(input: TemplateInput): string {
   const { facts } = input;
   const byHost = facts.canceled?.by === 'host';
-  if (input.audience === 'host') return byHost ? `${facts.invitee.name}’s request for ${facts.eventTypeName}` : `their request for ${facts.eventTypeName}`;
-  if (byHost) return `${whoseRequest(input)} request for ${facts.eventTypeName}`;
-  return `${input.audience === 'invitee' ? 'your' : 'their'} request for ${meetingWithHost(facts)}`;
+  return `${whoseCanceledRequest(input)} request for ${byHost || input.audience === 'host' ? facts.eventTypeName : meetingWithHost(facts)}`;
 }
 
 /**
  * A canceled booking: who canceled and why; the invitee's side gets the invitation's cancellation. A canceled
- * request had no invitation, so it has none to withdraw.
+ * request had no invitation, so it has none to withdraw. A series canceled at once says it once (series-endings.ts).
  */
 export const cancellation: Template = (input) => {
   const { facts } = input;
+  if (facts.series) return seriesCancellation(input, facts.series);
   const reason = facts.canceled?.reason ? [{ label: 'Reason', value: facts.canceled.reason }] : [];
   const host = input.audience === 'host';
   const meeting = host ? `${facts.eventTypeName} with ${facts.invitee.name}` : meetingWithHost(facts);

@@ -3,7 +3,8 @@ import { inviteeRows, manageAction, meetingWithHost, type Template, when, whereR
 
 /**
  * A new booking, or a request the host confirmed: the invitee's and each guest's confirmation (with the invitation
- * attached), the host's notice; a new series' one confirmation tells of every occurrence.
+ * attached), the host's notice; a series' one confirmation (booked, or its requests confirmed at once) tells of
+ * every occurrence.
  */
 export const confirmation: Template = (input) => {
   const { facts } = input;

@@ -1,3 +1,4 @@
+import { seriesDecline } from './series-endings.ts';
 import { meetingWithHost, type Template, type TemplateInput, when, whoseRequest } from './template.ts';
 
 /** What happened to the request, in the recipient's words. */
@@ -12,9 +13,13 @@ function whatHappened(input: TemplateInput): string {
   return `${facts.host.name} declined ${whoseRequest(input)} request for ${facts.eventTypeName}.`;
 }
 
-/** A declined request (by the host, or nobody confirmed it before its start): no invitation was ever sent for it. */
+/**
+ * A declined request (by the host, or nobody confirmed it before its start): no invitation was ever sent for it. A
+ * series' requests declined at once are told once (series-endings.ts).
+ */
 export const decline: Template = (input) => {
   const { facts } = input;
+  if (facts.series) return seriesDecline(input, facts.series);
   const host = input.audience === 'host';
   const reason = facts.declined?.reason && !facts.declined.expired ? [{ label: 'Reason', value: facts.declined.reason }] : [];
   return {

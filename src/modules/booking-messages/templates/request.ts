@@ -1,11 +1,14 @@
+import { seriesRequest } from './series-request.ts';
 import { confirmAction, inviteeRows, manageAction, meetingWithHost, type Template, when, whereRow } from './template.ts';
 
 /**
  * A booking that waits for the host's confirmation: the host is asked to confirm or decline it; the invitee and
- * guests learn that the time is held and that the invitation comes with the confirmation (none is attached).
+ * guests learn that the time is held and that the invitation comes with the confirmation (none is attached). A
+ * series of requests asks once (series-request.ts).
  */
 export const request: Template = (input) => {
   const { facts } = input;
+  if (facts.series) return seriesRequest(input, facts.series);
   if (input.audience === 'host') {
     return {
       subject: `Request: ${facts.invitee.name}, ${facts.eventTypeName}`,

@@ -1,7 +1,8 @@
 /**
  * What every message template gives: its words, as plain text, laid out by mail-layout.ts into the HTML part
  * (MJML) and the text part. One template per kind of message (confirmation.ts, update.ts, cancellation.ts,
- * reminder.ts, request.ts, decline.ts); each writes for the invitee, a guest or the host.
+ * reminder.ts, request.ts, decline.ts), which hands a series' one message to its series template (series-*.ts);
+ * each writes for the invitee, a guest or the host.
  */
 import { locationSentence } from '../../bookings/booking-location-text.ts';
 import type { MessageAudience } from '../booking-messages.schemas.ts';
@@ -25,7 +26,7 @@ export interface TemplateInput {
   zone: string;
   /** The invitee's private manage link (their own messages only). */
   manageUrl: string | null;
-  /** A series' confirmation to the invitee: each occurrence's own manage link, by booking id. */
+  /** A series' confirmation or request to the invitee: each occurrence's own manage link, by booking id. */
   occurrenceManageUrls?: Readonly<Record<string, string>>;
   /** A reminder's minutes before the start. */
   offsetMin: number | null;
@@ -73,7 +74,25 @@ export function confirmAction(input: TemplateInput): MailContent['action'] {
   return input.audience === 'host' ? { label: 'Confirm or decline', url: input.dashboardUrl } : null;
 }
 
+/** Who canceled, in the recipient's words. */
+export function canceledBy(input: TemplateInput): string {
+  const { facts } = input;
+  const byHost = facts.canceled?.by === 'host';
+  if (input.audience === 'host') return byHost ? 'You canceled' : `${facts.invitee.name} canceled`;
+  if (byHost) return `${facts.host.name} canceled`;
+  return input.audience === 'invitee' ? 'You canceled' : `${facts.invitee.name} canceled`;
+}
+
 /** Whose request, in the recipient's words. */
 export function whoseRequest(input: TemplateInput): string {
   return input.audience === 'invitee' ? 'your' : `${input.facts.invitee.name}’s`;
+}
+
+/** Whose request was canceled, in the recipient's words. */
+export function whoseCanceledRequest(input: TemplateInput): string {
+  const { facts } = input;
+  const byHost = facts.canceled?.by === 'host';
+  if (input.audience === 'host') return byHost ? `${facts.invitee.name}’s` : 'their';
+  if (byHost) return whoseRequest(input);
+  return input.audience === 'invitee' ? 'your' : 'their';
 }
