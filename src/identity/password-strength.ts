@@ -1,6 +1,4 @@
-import { ZxcvbnFactory } from '@zxcvbn-ts/core';
-import * as commonLanguage from '@zxcvbn-ts/language-common';
-import * as english from '@zxcvbn-ts/language-en';
+import type { ZxcvbnFactory } from '@zxcvbn-ts/core';
 
 /**
  * zxcvbn's score 3 ("safely unguessable", about 10^8 guesses): below it are the common passwords, repeated and
@@ -20,17 +18,27 @@ export const MAX_PASSWORD_LENGTH = 1000;
 const CHECKED_LENGTH = 64;
 const MAX_L33T_SUBSTITUTIONS = 10;
 
-let estimator: ZxcvbnFactory | undefined;
+let estimator: Promise<ZxcvbnFactory> | undefined;
 
-/** Built on first use: loading the dictionaries takes a moment that processes which never set a password skip. */
-function strengthEstimator(): ZxcvbnFactory {
-  estimator ??= new ZxcvbnFactory({
-    dictionary: { ...commonLanguage.dictionary, ...english.dictionary },
-    graphs: commonLanguage.adjacencyGraphs,
-    translations: english.translations,
-    maxLength: CHECKED_LENGTH,
-    l33tMaxSubstitutions: MAX_L33T_SUBSTITUTIONS,
-  });
+/**
+ * Loaded and built on first use: the dictionaries are about 14 MB of heap that an instance which never sets a
+ * password does not carry (a larger heap is slower garbage collection on every request).
+ */
+function strengthEstimator(): Promise<ZxcvbnFactory> {
+  estimator ??= (async () => {
+    const [{ ZxcvbnFactory }, commonLanguage, english] = await Promise.all([
+      import('@zxcvbn-ts/core'),
+      import('@zxcvbn-ts/language-common'),
+      import('@zxcvbn-ts/language-en'),
+    ]);
+    return new ZxcvbnFactory({
+      dictionary: { ...commonLanguage.dictionary, ...english.dictionary },
+      graphs: commonLanguage.adjacencyGraphs,
+      translations: english.translations,
+      maxLength: CHECKED_LENGTH,
+      l33tMaxSubstitutions: MAX_L33T_SUBSTITUTIONS,
+    });
+  })();
   return estimator;
 }
 
@@ -39,11 +47,11 @@ function strengthEstimator(): ZxcvbnFactory {
  * `personalInputs` (the account's e-mail, name) and their parts count as known words, so a password made of them is
  * refused too.
  */
-export function passwordWeakness(password: string, personalInputs: readonly string[] = []): string | null {
+export async function passwordWeakness(password: string, personalInputs: readonly string[] = []): Promise<string | null> {
   const inputs = personalInputs
     .flatMap((input) => [input, ...input.split('@'), ...input.split(/[^\p{L}\p{N}]+/u)])
     .filter((word) => word.length > 2);
-  const result = strengthEstimator().check(password, inputs);
+  const result = (await strengthEstimator()).check(password, inputs);
   if (result.score >= MIN_SCORE) return null;
   const reason = result.feedback.warning ?? 'This password is too easy to guess.';
   const advice = result.feedback.suggestions.length > 0 ? result.feedback.suggestions : ['Add more words that are less common.'];

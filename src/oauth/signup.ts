@@ -50,8 +50,8 @@ const SignupFormSchema = z.object({
     .min(MIN_PASSWORD_LENGTH, `Choose a password of at least ${MIN_PASSWORD_LENGTH} characters.`)
     .max(MAX_PASSWORD_LENGTH, `The password can be at most ${MAX_PASSWORD_LENGTH} characters.`),
   timezone: z.string().refine(isValidTimeZone, 'Choose a time zone from the list.'),
-}).superRefine((form, context) => {
-  const weakness = passwordWeakness(form.password, [form.email, form.name]);
+}).superRefine(async (form, context) => {
+  const weakness = await passwordWeakness(form.password, [form.email, form.name]);
   if (weakness) context.addIssue({ code: 'custom', path: ['password'], message: `Choose another password. ${weakness}` });
 });
 
@@ -151,7 +151,7 @@ export function registerSignup(app: FastifyInstance, options: SignupOptions): vo
     if (findUnsafeInput(form)) {
       return sendForm(reply, 400, plan, { error: 'The form contains characters that cannot be stored. Please retype it.' });
     }
-    const parsed = SignupFormSchema.safeParse(form);
+    const parsed = await SignupFormSchema.safeParseAsync(form);
     if (!parsed.success) {
       return sendForm(reply, 400, plan, { ...state, error: parsed.error.issues[0]?.message ?? 'Check the form and try again.' });
     }

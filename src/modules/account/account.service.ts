@@ -67,7 +67,7 @@ export async function changePassword(em: EntityManager, caller: AccountCaller, i
   await requirePassword(em, caller, input.currentPassword, 'currentPassword');
   if (input.newPassword === input.currentPassword) throw invalidField(['newPassword'], 'is your current password; choose a new one');
   const user = await getUserProfile(em, caller.userId);
-  const weakness = passwordWeakness(input.newPassword, [user.email, user.name ?? '']);
+  const weakness = await passwordWeakness(input.newPassword, [user.email, user.name ?? '']);
   if (weakness) throw invalidField(['newPassword'], weakness);
   const passwordHash = await hashPassword(input.newPassword);
   return em.transactional(async (tx) => {

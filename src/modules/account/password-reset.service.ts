@@ -105,7 +105,7 @@ export type PasswordResetOutcome =
 async function newPasswordProblem(target: ResetTarget, password: string): Promise<string | null> {
   if (password.length < MIN_PASSWORD_LENGTH) return `Choose a password of at least ${MIN_PASSWORD_LENGTH} characters.`;
   if (password.length > MAX_PASSWORD_LENGTH) return `The password can be at most ${MAX_PASSWORD_LENGTH} characters.`;
-  const weakness = passwordWeakness(password, [target.email, target.name ?? '']);
+  const weakness = await passwordWeakness(password, [target.email, target.name ?? '']);
   if (weakness) return `Choose another password. ${weakness}`;
   if (target.password_hash && (await verifyPassword(target.password_hash, password))) {
     return 'This is your current password: choose a new one, or sign in with it.';

@@ -1,9 +1,9 @@
 /**
  * The HTML and text parts of a message from a template's words. The HTML layout is MJML, compiled once per
  * process (with and without a button) into HTML with placeholders; each message fills them with its escaped
- * words, so MJML's cost is paid once, not per message (sending must keep up with hundreds a second).
+ * words, so MJML's cost is paid once, not per message (sending must keep up with hundreds a second). MJML itself
+ * is loaded then too: it is about 18 MB of heap that an instance which never renders a mail does not carry.
  */
-import mjml2html from 'mjml';
 import type { MailContent } from './templates/template.ts';
 
 const layoutSource = (withAction: boolean) => `<mjml>
@@ -35,6 +35,7 @@ const layoutSource = (withAction: boolean) => `<mjml>
 let layouts: Promise<{ plain: string; withAction: string }> | undefined;
 
 async function compile(source: string): Promise<string> {
+  const { default: mjml2html } = await import('mjml');
   const result = await mjml2html(source, { validationLevel: 'strict', minify: false });
   return result.html;
 }

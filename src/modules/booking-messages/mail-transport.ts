@@ -2,9 +2,9 @@
  * Sending over SMTP with nodemailer (a pool of connections per instance), and what a failure means: an SMTP
  * 5xx (a refused recipient, a refused message, refused credentials) is permanent; an SMTP 4xx, a refused or cut
  * connection, a timeout or a TLS failure is temporary and retried. The server's reply is kept: as the error, or
- * on success (`250 … queued as …`) as the handle to the message in the server's own log.
+ * on success (`250 … queued as …`) as the handle to the message in the server's own log. nodemailer is loaded
+ * only by an instance that sends (about 5 MB of heap the others do not carry).
  */
-import nodemailer from 'nodemailer';
 import { MAIL_DELIVERY } from '../../config/timeouts.ts';
 import type { ComposedMail } from './compose.ts';
 
@@ -34,7 +34,7 @@ export function classifySendError(error: unknown): SendOutcome {
 
 export function smtpTransport(smtpUrl: string): MailTransport {
   const url = new URL(smtpUrl);
-  const transporter = nodemailer.createTransport({
+  const loading = import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport({
     pool: true,
     maxConnections: MAIL_DELIVERY.connections,
     host: url.hostname,
@@ -44,10 +44,11 @@ export function smtpTransport(smtpUrl: string): MailTransport {
     connectionTimeout: MAIL_DELIVERY.connectMs,
     greetingTimeout: MAIL_DELIVERY.greetingMs,
     socketTimeout: MAIL_DELIVERY.socketMs,
-  });
+  }));
   return {
     async send(mail) {
       try {
+        const transporter = await loading;
         const info = await transporter.sendMail({
           from: mail.from,
           to: mail.to,
@@ -64,6 +65,6 @@ export function smtpTransport(smtpUrl: string): MailTransport {
         return classifySendError(error);
       }
     },
-    close: () => transporter.close(),
+    close: () => void loading.then((transporter) => transporter.close(), () => undefined),
   };
 }

@@ -67,7 +67,7 @@ export interface NewUser {
 export async function createUser(em: EntityManager, input: NewUser): Promise<User & { plan: Plan }> {
   if (!isValidTimeZone(input.timezone)) throw invalidField(['timezone'], 'must be an IANA time zone name');
   const email = input.email.trim();
-  const weakness = input.password ? passwordWeakness(input.password, [email, input.name ?? '']) : null;
+  const weakness = input.password ? await passwordWeakness(input.password, [email, input.name ?? '']) : null;
   if (weakness) throw invalidField(['password'], weakness);
   const taken = await em.count(UserEntity, { email: { $ilike: email.replace(/[\\%_]/g, '\\$&') } });
   if (taken > 0) throw new DomainError('conflict', `A user with e-mail ${email} already exists.`);
