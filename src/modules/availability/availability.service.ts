@@ -93,9 +93,10 @@ export async function loadHosts(em: EntityManager, eventType: EventTypeRecord): 
 /**
  * A host's active busy blocks that can matter for slots in [from, to] (a day of margin for buffers), aggregated
  * into text so there is no row per block: `busy` = "start,end,…" in epoch minutes, rounded outward, unsorted (the
- * engine sorts, cheaper than a sort per host in PostgreSQL). Only group event types read `seats`; without it the
- * exclusion constraint's GiST index answers alone (an index-only scan). `date_part` is a float, cheaper than
- * `extract`'s numeric.
+ * engine sorts, cheaper than a sort per host in PostgreSQL). Each block's "start,end" is stored with it
+ * (`busy_block.busy_minutes`, generated) and carried in the exclusion constraint's GiST index, so the read is an
+ * index-only scan that only concatenates. Only group event types read `seats`, from the table, written per read
+ * (`date_part` is a float, cheaper than `extract`'s numeric).
  */
 const minuteSql = (instant: string, round: 'floor' | 'ceil') => `${round}(date_part('epoch', ${instant}) / 60)::int`;
 const BUSY_COLUMN = `string_agg(bb.minutes, ',') as busy`;
@@ -117,8 +118,7 @@ const BUSY_WHERE = `bb.active and bb.busy && tstzrange(?, ?) and ${LIVE}`;
  * calendar and day, not per event). Parameters: the window and now (liveParams), then its first and last day
  * (dayParams).
  */
-const busyOf = (host: string) => `(select ${minuteSql('lower(bb.busy)', 'floor')} || ',' || ${minuteSql('upper(bb.busy)', 'ceil')} as minutes
-           from busy_block bb where bb.host_id = ${host} and ${BUSY_WHERE}
+const busyOf = (host: string) => `(select bb.busy_minutes as minutes from busy_block bb where bb.host_id = ${host} and ${BUSY_WHERE}
          union all
          select d.minutes from calendar_busy_day d where d.host_id = ${host} and d.counts and d.day >= ? and d.day <= ?) bb`;
 const seatsOf = (host: string, open: string) =>
@@ -128,9 +128,9 @@ const OPEN_SEATS = 'bb.event_type_id = ? and bb.seats_taken < ?';
 /**
  * What the limits count for a host (parameters: the event type, the counting range, now): its busy blocks of the
  * event type that are busy now, which active and pending bookings and live holds keep, as "start minute,seats,…"
- * (busy_block_limit_idx).
+ * (`busy_block.start_seats`, generated, carried in busy_block_limit_idx: an index-only scan).
  */
-const countedOf = (host: string, eventType: string) => `(select string_agg(${minuteSql('bb.start_at', 'floor')} || ',' || bb.seats_taken, ',')
+const countedOf = (host: string, eventType: string) => `(select string_agg(bb.start_seats, ',')
          from busy_block bb
         where bb.host_id = ${host} and bb.event_type_id = ${eventType} and bb.active and bb.start_at >= ? and bb.start_at < ? and ${LIVE})`;
 const countWindowParams = (limits: BookingLimits | null | undefined, from: number, to: number, now: Date) => {
