@@ -157,32 +157,53 @@ export interface BusyText {
 export type CalendarRow = HostRow & BusyText;
 
 /**
- * "start,end,start,end…" (int4 values, as the SQL writes them) to numbers, read digit by digit into an array
- * sized up front: `split(',').map(Number)` made a string per number and grew its array step by step, thousands
- * of numbers per host, the largest part of a call's garbage after the written slots.
+ * "start,end,start,end…" (int4 values, as the SQL writes them) to numbers, read into an array sized up front:
+ * `split(',').map(Number)` made a string per number and grew its array step by step, thousands of numbers per
+ * host, the largest part of a call's garbage after the written slots. Epoch minutes have 8 digits (from 1989 to
+ * 2160), so a number of 8 digits is read at once, after one check that none of its characters is ',' or '-';
+ * any other digit by digit (2,000 calendar intervals: 42 µs against 105 digit by digit after counting the commas).
  */
 export function parseMinutes(text: string | null): Int32Array {
   if (!text) return EMPTY;
-  let count = 1;
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === COMMA) count++;
-  const minutes = new Int32Array(count);
+  const length = text.length;
+  // Room for numbers of 8 digits and their commas; shorter ones (seats) grow it.
+  let minutes = new Int32Array(Math.ceil((length + 1) / 9) + 8);
   let n = 0;
-  let value = 0;
-  let negative = false;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === COMMA) {
-      minutes[n++] = negative ? -value : value;
-      value = 0;
-      negative = false;
-    } else if (code === MINUS) {
-      negative = true;
-    } else {
-      value = value * 10 + (code - ZERO);
+  let i = 0;
+  while (i < length) {
+    if (n === minutes.length) {
+      const grown = new Int32Array(2 * n);
+      grown.set(minutes);
+      minutes = grown;
     }
+    if (i + 8 <= length && (i + 8 === length || text.charCodeAt(i + 8) === COMMA)) {
+      const c0 = text.charCodeAt(i);
+      const c1 = text.charCodeAt(i + 1);
+      const c2 = text.charCodeAt(i + 2);
+      const c3 = text.charCodeAt(i + 3);
+      const c4 = text.charCodeAt(i + 4);
+      const c5 = text.charCodeAt(i + 5);
+      const c6 = text.charCodeAt(i + 6);
+      const c7 = text.charCodeAt(i + 7);
+      // Digits (48–57) have the bit 16, ',' (44) and '-' (45) not.
+      if ((c0 & c1 & c2 & c3 & c4 & c5 & c6 & c7 & 16) !== 0) {
+        minutes[n++] = c0 * 1e7 + c1 * 1e6 + c2 * 1e5 + c3 * 1e4 + c4 * 1e3 + c5 * 100 + c6 * 10 + c7 - ZERO * 11_111_111;
+        i += 9;
+        continue;
+      }
+    }
+    let value = 0;
+    let negative = false;
+    for (; i < length; i++) {
+      const code = text.charCodeAt(i);
+      if (code === COMMA) break;
+      if (code === MINUS) negative = true;
+      else value = value * 10 + (code - ZERO);
+    }
+    minutes[n++] = negative ? -value : value;
+    i++;
   }
-  minutes[n] = negative ? -value : value;
-  return minutes;
+  return minutes.subarray(0, n);
 }
 
 const EMPTY = new Int32Array(0);
