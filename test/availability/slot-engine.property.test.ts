@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { intersectIntervals, normalizeIntervals, unionIntervals } from '../../src/modules/availability/intervals.ts';
+import { intersectIntervals, mergeOverlaps, normalizeIntervals, unionIntervals } from '../../src/modules/availability/intervals.ts';
 import { WEEKDAYS, type WeeklyHours } from '../../src/modules/availability/schedule.ts';
 import {
   availabilityWindows,
@@ -151,6 +151,37 @@ describe('minute interval lists', () => {
         expect(covered(intersection)).toEqual(ca.map((x, m) => x && cb[m]!));
         for (const list of [na, union, intersection]) expect(isNormalized(list)).toBe(true);
       }),
+    );
+  });
+});
+
+describe('ordering busy time', () => {
+  /** What normalizeIntervals and mergeOverlaps must give: a plain sort by start, then one merging pass. */
+  const reference = (flat: number[], joinTouching: boolean) => {
+    const pairs: [number, number][] = [];
+    for (let i = 0; i < flat.length; i += 2) if (flat[i + 1]! > flat[i]!) pairs.push([flat[i]!, flat[i + 1]!]);
+    pairs.sort((a, b) => a[0] - b[0]);
+    const out: number[] = [];
+    for (const [start, end] of pairs) {
+      const last = out.length - 1;
+      if (last > 0 && (start < out[last]! || (joinTouching && start === out[last]!))) out[last] = Math.max(out[last]!, end);
+      else out.push(start, end);
+    }
+    return out;
+  };
+  // Sorted runs (a scan's stretches, one calendar's day after another's), from one run to more than the merge takes.
+  const runsArb = fc
+    .array(fc.array(fc.tuple(fc.integer({ min: 0, max: 5_000 }), fc.integer({ min: -2, max: 90 })), { maxLength: 30, size: 'medium' }), { maxLength: 120, size: 'max' })
+    .map((runs) => runs.flatMap((run) => run.sort((a, b) => a[0] - b[0]).flatMap(([start, length]) => [start, start + length])));
+
+  it('gives what a plain sort gives, whatever the number of sorted runs', () => {
+    fc.assert(
+      fc.property(runsArb, (flat) => {
+        expect(normalizeIntervals(flat)).toEqual(reference(flat, true));
+        expect(mergeOverlaps(flat)).toEqual(reference(flat, false));
+        expect(normalizeIntervals(Int32Array.from(flat))).toEqual(reference(flat, true));
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -19,6 +19,28 @@ describe('parseMinutes', () => {
     );
   });
 
+  it('reads numbers of every width alike, those of 8 digits (epoch minutes from 1989 to 2160) among others', () => {
+    const value = fc.oneof(
+      fc.integer({ min: 10_000_000, max: 99_999_999 }),
+      fc.integer({ min: -9_999_999, max: -1_000_000 }),
+      fc.integer({ min: -99_999_999, max: 999_999_999 }),
+      fc.integer({ min: -999, max: 999 }),
+    );
+    fc.assert(
+      fc.property(fc.array(value, { minLength: 1, maxLength: 300, size: 'max' }), (values) => {
+        const text = values.join(',');
+        expect(Array.from(parseMinutes(text))).toEqual(values);
+      }),
+      { numRuns: 1000 },
+    );
+    // A short number whose comma falls where an 8-digit number would end, and a negative number of 8 characters.
+    expect(Array.from(parseMinutes('1234,567,89'))).toEqual([1234, 567, 89]);
+    expect(Array.from(parseMinutes('-1234567,12345678,-1234567'))).toEqual([-1234567, 12345678, -1234567]);
+    // Many more numbers than 8-digit ones would fill the same text (seats, counts).
+    const short = Array.from({ length: 5_000 }, (_, i) => i % 10);
+    expect(Array.from(parseMinutes(short.join(',')))).toEqual(short);
+  });
+
   it('reads no busy time as no numbers', () => {
     expect(parseMinutes(null)).toHaveLength(0);
     expect(parseMinutes('')).toHaveLength(0);

@@ -25,8 +25,11 @@ describe('busy_block exclusion constraint', () => {
          from pg_constraint where conname = 'busy_block_no_overlap' and conrelid = 'busy_block'::regclass`,
     );
     expect(constraint!.contype).toBe('x');
-    // It carries when a slot hold's block ends, so readers can leave ended holds out from the index alone.
-    expect(constraint!.definition).toMatch(/EXCLUDE USING gist \(host_id WITH =, busy WITH &&\) INCLUDE \(hold_expires_at\) WHERE \(\(?active\)?\)/);
+    // It carries when a slot hold's block ends and the block's busy minutes, so availability reads both from the
+    // index alone, leaving ended holds out.
+    expect(constraint!.definition).toMatch(
+      /EXCLUDE USING gist \(host_id WITH =, busy WITH &&\) INCLUDE \(hold_expires_at, busy_minutes\) WHERE \(\(?active\)?\)/,
+    );
   });
 
   it('refuses an overlapping active block of the same host (23P01) and allows the rest', async () => {

@@ -4,7 +4,7 @@ import { executePrepared } from '../../lib/prepared-sql.ts';
 import { type EventTypeRecord, hasLimits } from '../event-types/event-type.rows.ts';
 import { countingRange } from './booking-rules.ts';
 import type { ExplainInput, ExplainOutput } from './availability-explain.schemas.ts';
-import { findEventType, type Host, hostMode, loadHosts, slotRules } from './availability.service.ts';
+import { findEventType, type Host, hostMode, loadHosts, parseMinutes, slotRules } from './availability.service.ts';
 import { MINUTE_MS } from './intervals.ts';
 import { type BusyEntry, type CalendarBusyEntry, type ExplainHost, explainSlot } from './slot-reasons.ts';
 
@@ -179,20 +179,17 @@ async function loadCounted(
   now: Date,
 ): Promise<Map<string, number[]>> {
   const range = countingRange(eventType.limits, start, start);
-  const rows = await executePrepared<{ host_id: string; start_minute: number; seats_taken: number }>(
+  const rows = await executePrepared<{ host_id: string; counted: string }>(
     em,
     'availability.explain-counted',
-    `select bb.host_id, floor(date_part('epoch', bb.start_at) / 60)::int as start_minute, bb.seats_taken
+    `select bb.host_id, string_agg(bb.start_seats, ',') as counted
        from busy_block bb
       where bb.host_id = any(?::text[]) and bb.event_type_id = ? and bb.active and bb.start_at >= ? and bb.start_at < ?
-        and (bb.hold_expires_at is null or bb.hold_expires_at > ?)`,
+        and (bb.hold_expires_at is null or bb.hold_expires_at > ?)
+      group by bb.host_id`,
     [hosts.map((host) => host.id), eventType.id, new Date(range.from), new Date(range.to), now],
   );
   const byHost = new Map<string, number[]>();
-  for (const row of rows) {
-    const pairs = byHost.get(row.host_id) ?? [];
-    pairs.push(row.start_minute, row.seats_taken);
-    byHost.set(row.host_id, pairs);
-  }
+  for (const row of rows) byHost.set(row.host_id, Array.from(parseMinutes(row.counted)));
   return byHost;
 }

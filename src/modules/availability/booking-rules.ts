@@ -97,17 +97,22 @@ export function countingRange(limits: BookingLimits | null | undefined, from: nu
  */
 export function fullPeriods(limits: BookingLimits, counted: ArrayLike<number>, zone: string): FullPeriod[] {
   const full: FullPeriod[] = [];
-  const days = new Int32Array(counted.length >> 1);
-  for (let i = 0; i < days.length; i++) days[i] = localDay(counted[2 * i]! * MINUTE_MS, zone);
+  // Seats per local date first (a month of 500 bookings is 30 dates), the dates in the order they first occur, so
+  // each period comes out where its first booking is, as when counting booking by booking.
+  const seatsByDay = new Map<number, number>();
+  for (let i = 0; i + 1 < counted.length; i += 2) {
+    const day = localDay(counted[i]! * MINUTE_MS, zone);
+    seatsByDay.set(day, (seatsByDay.get(day) ?? 0) + counted[i + 1]!);
+  }
   for (const { kind, key, range } of PERIODS) {
     const limit = limits[key];
     if (limit === undefined) continue;
     const counts = new Map<number, { range: DayRange; n: number }>();
-    for (let i = 0; i < days.length; i++) {
-      const period = range(days[i]!);
-      const entry = counts.get(period.first) ?? { range: period, n: 0 };
-      entry.n += counted[2 * i + 1]!;
-      counts.set(period.first, entry);
+    for (const [day, seats] of seatsByDay) {
+      const period = range(day);
+      const entry = counts.get(period.first);
+      if (entry) entry.n += seats;
+      else counts.set(period.first, { range: period, n: seats });
     }
     for (const { range: period, n } of counts.values()) if (n >= limit) full.push({ kind, limit, ...period });
   }

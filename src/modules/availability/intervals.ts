@@ -24,16 +24,61 @@ export function mergeOverlaps(flat: ArrayLike<number>): Intervals {
 
 function mergeSorted(flat: ArrayLike<number>, joinTouching: boolean): Intervals {
   const count = flat.length >> 1;
-  let ordered: ArrayLike<number> = flat;
-  for (let i = 1; i < count; i++) {
-    if (flat[2 * i]! < flat[2 * i - 2]!) {
-      ordered = sortedByStart(flat, count);
-      break;
-    }
-  }
+  const ordered = inStartOrder(flat, count);
   const out: Intervals = [];
   for (let i = 0; i < count; i++) appendMerged(out, ordered[2 * i]!, ordered[2 * i + 1]!, joinTouching);
   return out;
+}
+
+/**
+ * The intervals ordered by start (stable). Busy time mostly arrives as a few runs already in order (an index
+ * scan's stretches, a connected calendar's day after another's): those runs are merged pairwise, a pass for each
+ * doubling (3 calendars × 31 days, 63 runs of 2,000 intervals: 40 µs against 57 for the sort). Past MAX_RUNS
+ * runs, a sort.
+ */
+function inStartOrder(flat: ArrayLike<number>, count: number): ArrayLike<number> {
+  let runs: number[] | undefined;
+  for (let i = 1; i < count; i++) {
+    if (flat[2 * i]! < flat[2 * i - 2]!) {
+      if (!runs) runs = [0];
+      runs.push(i);
+      if (runs.length > MAX_RUNS) return sortedByStart(flat, count);
+    }
+  }
+  if (!runs) return flat;
+  runs.push(count);
+  return mergedRuns(flat, count, runs);
+}
+
+const MAX_RUNS = 64;
+
+/** Merges the sorted runs of intervals starting at `runs` (interval indexes, then `count`), two by two. */
+function mergedRuns(flat: ArrayLike<number>, count: number, runs: number[]): Float64Array {
+  let from = Float64Array.from(flat);
+  let to = new Float64Array(2 * count);
+  while (runs.length > 2) {
+    const next = [0];
+    for (let r = 0; r + 1 < runs.length; r += 2) {
+      const low = runs[r]!;
+      const middle = runs[r + 1]!;
+      const high = r + 2 < runs.length ? runs[r + 2]! : middle;
+      let i = low;
+      let j = middle;
+      let k = 2 * low;
+      while (i < middle && j < high) {
+        // The left run's interval first on equal starts: stable.
+        const m = from[2 * j]! < from[2 * i]! ? j++ : i++;
+        to[k++] = from[2 * m]!;
+        to[k++] = from[2 * m + 1]!;
+      }
+      if (i < middle) to.set(from.subarray(2 * i, 2 * middle), k);
+      else if (j < high) to.set(from.subarray(2 * j, 2 * high), k);
+      next.push(high);
+    }
+    runs = next;
+    [from, to] = [to, from];
+  }
+  return from;
 }
 
 function sortedByStart(flat: ArrayLike<number>, count: number): ArrayLike<number> {
