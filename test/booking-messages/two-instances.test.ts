@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { BOOKING_CONTENTION } from '../../src/config/timeouts.ts';
 import { setSchedule } from '../bookings/fixtures.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
@@ -7,6 +8,17 @@ import { eventually, type MailServer, startMailServer } from './support.ts';
 const ALL_DAY = [{ start: '00:00', end: '24:00' }];
 const EVERY_DAY = { monday: ALL_DAY, tuesday: ALL_DAY, wednesday: ALL_DAY, thursday: ALL_DAY, friday: ALL_DAY, saturday: ALL_DAY, sunday: ALL_DAY };
 const BOOKINGS = 12;
+/**
+ * Twelve bookings of one host queue on its lock; on a loaded machine the last would outwait the default 2 s
+ * (BOOKING_WAIT_MS, read once at import: both in-process instances share this process's value).
+ */
+const WAIT_BEFORE = vi.hoisted(() => {
+  const before = process.env.BOOKING_WAIT_MS;
+  process.env.BOOKING_WAIT_MS = '30000';
+  return before;
+});
+if (WAIT_BEFORE === undefined) delete process.env.BOOKING_WAIT_MS;
+else process.env.BOOKING_WAIT_MS = WAIT_BEFORE;
 /** Longer than a poll (500 ms): while one instance waits for the server, the other polls again and again. */
 const ACCEPT_AFTER_MS = 800;
 
@@ -21,9 +33,9 @@ describe('two instances on one database', () => {
   let host: TestUser;
 
   beforeAll(async () => {
+    expect(BOOKING_CONTENTION.hostLockMs, 'the wait these bookings run with').toBe(30_000);
     mail = await startMailServer({ delayMs: ACCEPT_AFTER_MS });
-    // Twelve bookings of one host queue on its lock; on a loaded machine the last would outwait the default 2 s.
-    const env = { SMTP_URL: mail.url, BOOKING_WAIT_MS: '30000' };
+    const env = { SMTP_URL: mail.url };
     first = await startTestApp({ env });
     second = await startTestApp({ env, database: first.database });
     host = await createUserWithToken(first.em(), { timezone: 'UTC' });
