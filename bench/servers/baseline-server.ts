@@ -464,7 +464,7 @@ async function slotOffered(client: pg.PoolClient, eventType: EventTypeRecord, st
 
 /**
  * One transaction, statement for statement the service's for a one_on_one event type without an Idempotency-Key:
- * lock_timeout, the event type with its calendars, the slot check, the host's advisory lock, the slot check again, the busy block
+ * the event type with its calendars, the slot check, the host's advisory lock with lock_timeout, the slot check again, the busy block
  * (the exclusion constraint refuses an overlap: 23P01, a 409), the booking with its block link, the lead
  * conversion and the contact's lock (one statement), the contact refresh, the webhook outbox (writes nothing when no endpoint is subscribed). The
  * service's in-process turns per host and its deadlock retries are not copied: contention policy, not work.
@@ -475,11 +475,6 @@ async function bookOneOnOne(userId: string, input: ReturnType<typeof bookingBody
   let done = false;
   try {
     await client.query('begin');
-    await client.query({
-      name: 'lock-timeout',
-      text: "select set_config('lock_timeout', $1, true)",
-      values: [String(BOOKING_CONTENTION.hostLockMs)],
-    });
     // The event type with its hosts' calendars for the slot: the statement GET /availability runs.
     const { rows } = await client.query<AvailabilityRow>({
       name: 'availability',
@@ -495,12 +490,13 @@ async function bookOneOnOne(userId: string, input: ReturnType<typeof bookingBody
     const taken = () => conflict('That slot was just taken. Pick another slot from /availability.');
     // Before the lock (a slot already gone is a 409 at once), then under it, as the service does.
     if (!offered(eventType, read.hosts, input.startMs, input.durationMin, now)) throw taken();
-    // The host's lock, deleting first the host's slot holds that have ended, as the service does.
+    // The host's lock, bounding the transaction's lock waits and deleting first the host's slot holds that have
+    // ended, as the service does.
     await client.query({
       name: 'host-calendar-lock',
       text: `with ended as (delete from busy_block where host_id = $1 and hold_id is not null and hold_expires_at <= $2)
-             select pg_advisory_xact_lock(hashtextextended($3, 0))`,
-      values: [eventType.ownerId, now, `host-calendar:${eventType.ownerId}`],
+             select pg_advisory_xact_lock(hashtextextended($4, 0)) from (select set_config('lock_timeout', $3, true)) as bound`,
+      values: [eventType.ownerId, now, String(BOOKING_CONTENTION.hostLockMs), `host-calendar:${eventType.ownerId}`],
     });
     if (!(await slotOffered(client, eventType, input.startMs, input.durationMin, now))) throw taken();
 

@@ -11,6 +11,7 @@ import {
   toEventType,
 } from '../event-types/event-type.rows.ts';
 import { countingRange, RuleBooks } from './booking-rules.ts';
+import { receivesBookingsSql } from '../calendars/booking-events.ts';
 import type { HostCalendars } from '../calendars/calendars.schemas.ts';
 import type { AvailabilityInput, AvailabilityOutput, Slot } from './availability.schemas.ts';
 import type { DateOverride, WeeklyHours } from './schedule.ts';
@@ -370,10 +371,10 @@ export async function loadHostAvailability(
   // `= any(array)`: one prepared statement whatever the number of hosts.
   const seats = withSeats(eventType);
   const limits = hasLimits(eventType);
-  const rows = await executePrepared<BusyText & { host_id: string }>(
+  const rows = await executePrepared<BusyText & { host_id: string; writes_back: boolean }>(
     em,
     seats ? 'host-busy-seats' : 'host-busy',
-    `select h.host_id, (select ${BUSY_COLUMN} from ${busyOf('h.host_id')}) as busy,
+    `select h.host_id, (select ${BUSY_COLUMN} from ${busyOf('h.host_id')}) as busy, ${receivesBookingsSql('h.host_id')} as writes_back,
             ${seats ? seatsOf('h.host_id', OPEN_SEATS) : 'null::text'} as seats${limits ? `, ${countedOf('h.host_id', '?')} as counted` : ''}
        from unnest(?::text[]) as h(host_id)`,
     [
@@ -386,7 +387,10 @@ export async function loadHostAvailability(
     ],
   );
   const byHost = new Map(rows.map((row) => [row.host_id, row]));
-  return hosts.map((host) => toHostAvailability(toCalendarHost(host, byHost.get(host.id))));
+  return hosts.map((host) => {
+    const row = byHost.get(host.id);
+    return { ...toHostAvailability(toCalendarHost(host, row)), writesBack: row?.writes_back ?? false };
+  });
 }
 
 /** A calendar (whole minutes) as the slot engine's millisecond entry point takes it. */

@@ -37,8 +37,11 @@ export interface SlotQuestion {
   calendars?: CalendarHost[];
 }
 
-/** Granted: the hosts free for the slot (every host, for a collective event type). Refused: the 409 that says why. */
-export type SlotDecision = { granted: true; hostIds: string[] } | { granted: false; refusal: DomainError };
+/**
+ * Granted: the hosts free for the slot (every host, for a collective event type) and, when the decision read it,
+ * which of them have a calendar that receives bookings. Refused: the 409 that says why.
+ */
+export type SlotDecision = { granted: true; hostIds: string[]; writeBackHostIds?: string[] } | { granted: false; refusal: DomainError };
 
 export interface EventTypeForSlot {
   eventType: EventTypeRecord;
@@ -123,7 +126,9 @@ export function slotTaken(): DomainError {
 
 function decideOn(eventType: EventTypeRecord, rules: SlotRules, start: number, availability: readonly HostAvailability[]): SlotDecision {
   const hostIds = hostsFreeForSlot(rules, availability, hostMode(eventType.kind), start);
-  return hostIds ? { granted: true, hostIds } : { granted: false, refusal: explainUnavailable(eventType, availability, rules, start) };
+  if (!hostIds) return { granted: false, refusal: explainUnavailable(eventType, availability, rules, start) };
+  const known = availability.every((host) => host.writesBack !== undefined);
+  return known ? { granted: true, hostIds, writeBackHostIds: availability.filter((host) => host.writesBack).map((host) => host.hostId) } : { granted: true, hostIds };
 }
 
 /** Why the engine would not offer this slot, in the caller's terms (all 409). */

@@ -199,6 +199,8 @@ export interface HostAvailability {
   openSeats?: readonly TimeRange[];
   /** As CalendarHost's. */
   counted?: ArrayLike<number>;
+  /** Whether the host's calendar receives bookings (a CalDAV booking target); undefined when not read. */
+  writesBack?: boolean;
 }
 
 export interface HostSlot extends TimeRange {

@@ -26,6 +26,8 @@ export interface NewBooking {
   manageToken?: string | undefined;
   /** An occurrence of a series: the series sends one confirmation for all of them (queueNewSeriesMessages). */
   inSeries?: boolean;
+  /** False when the decision under the hosts' locks saw no calendar of theirs that receives bookings. */
+  writesBack?: boolean | undefined;
   now: Date;
 }
 
@@ -35,8 +37,8 @@ export type AfterBookingEffect = (tx: EntityManager, booked: NewBooking) => Prom
 const refreshInviteeContact: AfterBookingEffect = (tx, { ownerId, inviteeEmail }) => refreshLockedContact(tx, ownerId, inviteeEmail);
 
 /** The hosts' CalDAV calendars that receive bookings get the event, through the write-back's outbox. */
-const writeToHostCalendars: AfterBookingEffect = async (tx, { booking, now }) => {
-  booking.calendarEvents = await queueNewBookingEvents(tx, booking.id, now);
+const writeToHostCalendars: AfterBookingEffect = async (tx, { booking, writesBack, now }) => {
+  booking.calendarEvents = writesBack === false ? [] : await queueNewBookingEvents(tx, booking.id, now);
 };
 
 /** A booking that waits for the host's confirmation is a request (`booking.requested`), not yet a meeting. */

@@ -222,6 +222,7 @@ async function bookSlot(
     notifications: eventType.notifications,
     reminders: eventType.reminders,
     manageToken: options.manageToken,
+    writesBack: slot.writesBack,
     now,
   });
   return booking;

@@ -67,14 +67,25 @@ async function conflictMessage(promise: Promise<unknown>): Promise<string> {
 }
 
 describe('bookingTransaction', () => {
-  it('bounds its lock waits inside the transaction', async () => {
-    const { result, statements } = run([]);
-    expect(await result).toBe('booked');
+  it('bounds its lock waits with its first lock, in the same statement', async () => {
+    const statements: Statement[] = [];
+    const em = {
+      transactional: async <T>(work: (tx: EntityManager) => Promise<T>) => work(fakeTransaction(statements)),
+    } as unknown as EntityManager;
+    await bookingTransaction(em, (tx) => lockHostCalendars(tx, ['host-z', 'host-y']));
     expect(statements).toHaveLength(1);
-    expect(statements[0]!.text).toBe("select set_config('lock_timeout', $1, true)");
-    const ms = statements[0]!.params[0];
+    expect(statements[0]!.text).toMatch(/^select pg_advisory_xact_lock\(.*\(select set_config\('lock_timeout', \$1, true\)\) as bound, unnest\(\$2::text\[\]\)/s);
+    const [ms, keys] = statements[0]!.params;
     expect(Number(ms)).toBeGreaterThan(BOOKING_CONTENTION.hostLockMs - 100);
     expect(Number(ms)).toBeLessThanOrEqual(BOOKING_CONTENTION.hostLockMs);
+    expect(keys).toEqual(['host-calendar:host-y', 'host-calendar:host-z']);
+  });
+
+  it("outside a booking transaction, takes the locks under the connection's own lock timeout", async () => {
+    const statements: Statement[] = [];
+    await lockHostCalendars(fakeTransaction(statements), ['host-x']);
+    expect(statements).toHaveLength(1);
+    expect(statements[0]!.text).not.toContain('set_config');
   });
 
   it.each([

@@ -26,6 +26,8 @@ interface Turns {
   release: Release;
   /** The hosts the transaction's work asked for (lockHostCalendars): the hint for the next one of its key. */
   needed?: string[];
+  /** When every lock wait of the booking must have ended (epoch ms): its one budget for them. */
+  waitUntil?: number;
 }
 
 /**
@@ -76,9 +78,10 @@ export async function bookingTransaction<T>(
       try {
         return await em.transactional(async (tx) => {
           waitUntil ??= Date.now() + BOOKING_CONTENTION.hostLockMs;
+          // One budget for all the waits of a booking, set with its first lock (lockHostCalendars): no lock is
+          // waited for before the hosts' locks, and the statement saved is a round trip of every booking.
+          turns.waitUntil = waitUntil;
           turnsOfTransaction.set(tx, turns);
-          // One budget for all the waits of a booking (0 would mean no limit at all).
-          await boundLockWaits(tx, Math.max(1, waitUntil - Date.now()));
           const result = await work(tx);
           // The client was already told 503: roll back rather than book a slot nobody knows they have.
           deadline?.throwIfAborted();
@@ -102,11 +105,6 @@ export async function bookingTransaction<T>(
     if (hostsHint !== undefined && turns.needed) rememberHosts(hostsHint, turns.needed);
     turns.release();
   }
-}
-
-/** `set local lock_timeout`, as one prepared statement whatever the milliseconds left (SET takes no parameters). */
-async function boundLockWaits(tx: EntityManager, ms: number): Promise<void> {
-  await executePrepared(tx, 'booking.lock-timeout', "select set_config('lock_timeout', ?, true)", [String(ms)]);
 }
 
 async function waitForTurn(turns: Turns, hostIds: string[], waitUntil: number): Promise<void> {
@@ -157,9 +155,15 @@ function calendarsBusy(): DomainError {
 }
 
 /** One prepared statement for any number of hosts; the locks are taken in the array's (sorted) order. */
-const HOST_LOCKS_SQL = `select pg_advisory_xact_lock(hashtextextended(lock_key, 0))
-       from unnest(?::text[]) with ordinality as host_lock(lock_key, position)
+const hostLocksSql = (from: string) => `select pg_advisory_xact_lock(hashtextextended(lock_key, 0))
+       from ${from}unnest(?::text[]) with ordinality as host_lock(lock_key, position)
       order by position`;
+const HOST_LOCKS_SQL = hostLocksSql('');
+/**
+ * The same, first bounding every lock wait of the transaction (`set local lock_timeout`; SET takes no parameters).
+ * The one-row subquery is joined before any lock is asked for (its volatile select list keeps it a subquery).
+ */
+const BOUNDED_HOST_LOCKS_SQL = hostLocksSql(`(select set_config('lock_timeout', ?, true)) as bound, `);
 
 /**
  * The same, deleting first the hosts' busy blocks of slot holds that ended by `now` (parameters: hosts, now, lock
@@ -167,10 +171,12 @@ const HOST_LOCKS_SQL = `select pg_advisory_xact_lock(hashtextextended(lock_key, 
  * blocks out before inserting. Deleting an ended hold's block needs no lock (every reader already leaves it out);
  * a hold made while this waited for the locks ended only if its own transaction outlasted its lifetime.
  */
-const HOST_LOCKS_PURGING_SQL = `with ended as (
+const purging = (locks: string) => `with ended as (
        delete from busy_block where host_id = any(?::text[]) and hold_id is not null and hold_expires_at <= ?
      )
-     ${HOST_LOCKS_SQL}`;
+     ${locks}`;
+const HOST_LOCKS_PURGING_SQL = purging(HOST_LOCKS_SQL);
+const BOUNDED_HOST_LOCKS_PURGING_SQL = purging(BOUNDED_HOST_LOCKS_SQL);
 
 /**
  * Serialises the busy-time writes of these hosts with every other transaction's, in one order (no deadlock):
@@ -183,8 +189,14 @@ export async function lockHostCalendars(tx: EntityManager, hostIds: readonly str
   if (turns) takeTurns(turns, sorted);
   if (sorted.length === 0) return;
   const lockKeys = sorted.map((hostId) => `host-calendar:${hostId}`);
-  if (now === undefined) await executePrepared(tx, 'booking.host-locks', HOST_LOCKS_SQL, [lockKeys]);
-  else await executePrepared(tx, 'booking.host-locks-purging', HOST_LOCKS_PURGING_SQL, [sorted, now, lockKeys]);
+  // Within a booking transaction, the milliseconds left of its budget (0 would mean no limit at all).
+  const bound = turns?.waitUntil === undefined ? [] : [String(Math.max(1, turns.waitUntil - Date.now()))];
+  if (now === undefined) {
+    await executePrepared(tx, 'booking.host-locks', bound.length ? BOUNDED_HOST_LOCKS_SQL : HOST_LOCKS_SQL, [...bound, lockKeys]);
+  } else {
+    const sql = bound.length ? BOUNDED_HOST_LOCKS_PURGING_SQL : HOST_LOCKS_PURGING_SQL;
+    await executePrepared(tx, 'booking.host-locks-purging', sql, [sorted, now, ...bound, lockKeys]);
+  }
 }
 
 /** PostgreSQL exclusion_violation (23P01), wherever the driver or the ORM put it in the cause chain. */

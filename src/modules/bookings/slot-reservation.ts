@@ -23,6 +23,8 @@ export interface ReservedSlot {
   blockIds: string[];
   /** Every host whose time it takes (several for a collective event type), in id order. */
   hostIds: string[];
+  /** Whether one of those hosts has a calendar that receives bookings; undefined when the decision did not read it. */
+  writesBack?: boolean;
 }
 
 export interface ReserveOptions {
@@ -102,7 +104,10 @@ export async function reserveSlot(
       break;
     }
   }
-  return { start: slot.start, end: slot.end, hostId, blockIds, hostIds: hostIds ?? [hostId] };
+  const taken = hostIds ?? [hostId];
+  const writeBack = decision.writeBackHostIds;
+  const writesBack = writeBack && taken.some((id) => writeBack.includes(id));
+  return { start: slot.start, end: slot.end, hostId, blockIds, hostIds: taken, ...(writesBack === undefined ? {} : { writesBack }) };
 }
 
 interface BlockSlot {

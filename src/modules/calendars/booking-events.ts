@@ -46,6 +46,11 @@ const BOOKING_HOSTS = `select bb.host_id from booking_busy_block l join busy_blo
 const TARGETS = `join calendar_connection c on c.owner_id = h.host_id and c.kind = 'caldav'
   join connected_calendar cal on cal.connection_id = c.id and cal.booking_target`;
 
+/** Whether this host (an SQL expression) has a calendar that receives bookings: the condition of TARGETS. */
+export const receivesBookingsSql = (hostId: string) => `exists (select 1 from calendar_connection c
+       join connected_calendar cal on cal.connection_id = c.id and cal.booking_target
+      where c.owner_id = ${hostId} and c.kind = 'caldav')`;
+
 /** A new booking: one event to write per host whose calendar receives bookings. One round trip. */
 export async function queueNewBookingEvents(tx: EntityManager, bookingId: string, now: Date): Promise<CalendarEventState[]> {
   const rows = await executePrepared<{ host_id: string }>(
