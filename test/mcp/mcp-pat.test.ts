@@ -6,7 +6,8 @@ import { appRouter } from '../../src/router/root.ts';
 import { fixedClock } from '../../src/lib/clock.ts';
 import { newId } from '../../src/lib/ids.ts';
 import { snakeCase, toolsOf } from '../../src/mcp/tools.ts';
-import { queueNewBookingMessages } from '../../src/modules/booking-messages/message-outbox.ts';
+import { newBookingMessagesWrite } from '../../src/modules/booking-messages/message-outbox.ts';
+import { runWrites } from '../../src/lib/sql-writes.ts';
 import { readBooking } from '../../src/modules/bookings/booking.rows.ts';
 import { invitee, setSchedule, WEEKDAYS_9_TO_5 } from '../bookings/fixtures.ts';
 import { createBooking, createEventType, createLead, type TestEventType } from '../helpers/booking-factories.ts';
@@ -83,7 +84,8 @@ describe('MCP at /mcp with a personal access token (official SDK client)', () =>
     const booking = await createBooking(t.em(), { eventType, startAt: '2026-03-05T15:00:00Z' });
     const lead = await createLead(t.em(), { eventType });
     const message = await t.em().transactional(async (tx) => {
-      await queueNewBookingMessages(tx, await readBooking(tx, owner.id, booking.id), [], undefined, new Date());
+      const messages = await newBookingMessagesWrite(tx, await readBooking(tx, owner.id, booking.id), [], undefined, new Date());
+      await runWrites(tx, messages ? [messages] : []);
       const [row] = await tx.execute<{ id: string }[]>('select id from booking_message where booking_id = ? limit 1', [booking.id]);
       return row!;
     });

@@ -6,6 +6,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { executePrepared } from '../../lib/prepared-sql.ts';
 import { openSecret, sealSecret } from '../../lib/sealed-secrets.ts';
+import type { SqlWrite } from '../../lib/sql-writes.ts';
 import type { Booking } from '../bookings/bookings.schemas.ts';
 import type { Reminder } from '../event-types/event-type.rows.ts';
 import { factsOf, type FactsWithoutHost, seriesFactsOf, type SeriesRef } from './message-facts.ts';
@@ -54,25 +55,31 @@ function insertParams(facts: FactsWithoutHost, messages: PlannedMessage[], now: 
   return [JSON.stringify(facts), now, JSON.stringify(messages.map((message, n) => ({ ...message, n }))), facts.bookingId];
 }
 
+/** The planned messages' insert, to run alone or with the booking's other writes. */
+function messagesWrite(facts: FactsWithoutHost, messages: PlannedMessage[], now: Date): SqlWrite {
+  return { label: 'booking-message.queue', build: () => ({ statement: INSERT_SQL }), params: insertParams(facts, messages, now) };
+}
+
 /**
- * A new booking: the confirmations and the event type's reminders, or for a booking that waits for the host's
- * confirmation the request messages alone (its reminders come with the confirmation). The invitee's carry their
- * manage link, sealed. An occurrence of a series (`inSeries`) is confirmed by queueNewSeriesMessages instead.
+ * A new booking's messages: the confirmations and the event type's reminders, or for a booking that waits for the
+ * host's confirmation the request messages alone (its reminders come with the confirmation). The invitee's carry
+ * their manage link, sealed. An occurrence of a series (`inSeries`) is confirmed by queueNewSeriesMessages instead.
+ * Undefined when there is nothing to send.
  */
-export async function queueNewBookingMessages(
+export async function newBookingMessagesWrite(
   tx: EntityManager,
   booking: Booking,
   reminders: readonly Reminder[],
   manageToken: string | undefined,
   now: Date,
   inSeries = false,
-): Promise<void> {
+): Promise<SqlWrite | undefined> {
   const facts = factsOf(booking);
-  if (!facts) return;
+  if (!facts) return undefined;
   const messages = planNewBooking(facts, reminders, now, inSeries);
-  if (messages.length === 0) return;
+  if (messages.length === 0) return undefined;
   const sealed = manageToken ? await sealSecret(tx, 'booking-manage-link', manageToken) : undefined;
-  await executePrepared(tx, 'booking-message.queue', INSERT_SQL, insertParams(facts, withManageLink(messages, sealed), now));
+  return messagesWrite(facts, withManageLink(messages, sealed), now);
 }
 
 /**

@@ -2,15 +2,16 @@
  * What happens after a booking is written, in the same transaction and in list order: the next side effect of a
  * booking is one more entry in AFTER_BOOKING (after-booking-change.ts has a change's). An effect may complete the
  * booking the caller answers with (the calendar write-back sets `calendarEvents`), so effects that send the booking
- * on come after it.
+ * on come after it. The writes that need no answer go together in one statement at the end.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { queueNewBookingEvents } from '../calendars/booking-events.ts';
-import { refreshLockedContact } from '../contacts/contacts.projection.ts';
+import { contactRefreshWrite } from '../contacts/contacts.projection.ts';
 import { readLead } from '../leads/lead.rows.ts';
-import { queueNewBookingMessages } from '../booking-messages/message-outbox.ts';
+import { newBookingMessagesWrite } from '../booking-messages/message-outbox.ts';
 import type { Reminder } from '../event-types/event-type.rows.ts';
-import { emitWebhookEvent } from '../webhooks/outbox.ts';
+import { webhookEventWrite } from '../webhooks/outbox.ts';
+import { WriteBatch } from '../../lib/sql-writes.ts';
 import type { Booking } from './bookings.schemas.ts';
 
 export interface NewBooking {
@@ -31,10 +32,16 @@ export interface NewBooking {
   now: Date;
 }
 
-export type AfterBookingEffect = (tx: EntityManager, booked: NewBooking) => Promise<void>;
+/**
+ * An effect either does its work at once (it needs an answer) or adds its write to the batch, which runs as ONE
+ * statement once every effect has run: the transaction holds its hosts' locks meanwhile, so round trips count.
+ */
+export type AfterBookingEffect = (tx: EntityManager, booked: NewBooking, batch: WriteBatch) => Promise<void>;
 
 /** The invitee's contact, recomputed under the contact lock that the booking's own statement took. */
-const refreshInviteeContact: AfterBookingEffect = (tx, { ownerId, inviteeEmail }) => refreshLockedContact(tx, ownerId, inviteeEmail);
+const refreshInviteeContact: AfterBookingEffect = async (_tx, { ownerId, inviteeEmail }, batch) => {
+  batch.add(contactRefreshWrite(ownerId, inviteeEmail));
+};
 
 /** The hosts' CalDAV calendars that receive bookings get the event, through the write-back's outbox. */
 const writeToHostCalendars: AfterBookingEffect = async (tx, { booking, writesBack, now }) => {
@@ -42,18 +49,19 @@ const writeToHostCalendars: AfterBookingEffect = async (tx, { booking, writesBac
 };
 
 /** A booking that waits for the host's confirmation is a request (`booking.requested`), not yet a meeting. */
-const announceBooking: AfterBookingEffect = (tx, { booking, ownerId, now }) =>
-  emitWebhookEvent(tx, ownerId, booking.status === 'pending' ? 'booking.requested' : 'booking.created', booking, now);
+const announceBooking: AfterBookingEffect = async (_tx, { booking, ownerId, now }, batch) => {
+  batch.add(webhookEventWrite(ownerId, booking.status === 'pending' ? 'booking.requested' : 'booking.created', booking, now));
+};
 
-const announceConvertedLeads: AfterBookingEffect = async (tx, { ownerId, convertedLeadIds, now }) => {
+const announceConvertedLeads: AfterBookingEffect = async (tx, { ownerId, convertedLeadIds, now }, batch) => {
   for (const leadId of convertedLeadIds) {
-    await emitWebhookEvent(tx, ownerId, 'lead.converted', await readLead(tx, ownerId, leadId), now);
+    batch.add(webhookEventWrite(ownerId, 'lead.converted', await readLead(tx, ownerId, leadId), now));
   }
 };
 
 /** Nothing at all (no plan, no sealed link) for an event type without e-mail. */
-const queueMessages: AfterBookingEffect = async (tx, { booking, notifications, reminders, manageToken, inSeries, now }) => {
-  if (notifications) await queueNewBookingMessages(tx, booking, reminders, manageToken, now, inSeries);
+const queueMessages: AfterBookingEffect = async (tx, { booking, notifications, reminders, manageToken, inSeries, now }, batch) => {
+  if (notifications) batch.add(await newBookingMessagesWrite(tx, booking, reminders, manageToken, now, inSeries));
 };
 
 export const AFTER_BOOKING: readonly AfterBookingEffect[] = [
@@ -65,5 +73,7 @@ export const AFTER_BOOKING: readonly AfterBookingEffect[] = [
 ];
 
 export async function runAfterBooking(tx: EntityManager, booked: NewBooking): Promise<void> {
-  for (const effect of AFTER_BOOKING) await effect(tx, booked);
+  const batch = new WriteBatch();
+  for (const effect of AFTER_BOOKING) await effect(tx, booked, batch);
+  await batch.flush(tx);
 }

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../lib/ids.ts';
-import { executePrepared } from '../../lib/prepared-sql.ts';
+import { runWrites, type SqlWrite } from '../../lib/sql-writes.ts';
 import type { WebhookEventType } from './webhooks.schemas.ts';
 
 /** An event id as Svix and Stripe spell them: a type prefix and a random id. */
@@ -14,11 +14,32 @@ function eventBody(id: string, type: WebhookEventType, createdAt: Date, data: un
 }
 
 /**
- * Writes an event and one pending delivery per active endpoint of the owner subscribed to its type, in one
- * statement (the caller's transaction holds its hosts' locks meanwhile, so round trips count); nothing at all when
- * no endpoint is subscribed. Call it with the transaction of the change the event describes: a write that rolls
- * back then emits nothing.
+ * An event and one pending delivery per active endpoint of the owner subscribed to its type, in one statement
+ * (the caller's transaction holds its hosts' locks meanwhile, so round trips count); nothing at all when no
+ * endpoint is subscribed. Run it in the transaction of the change the event describes: a write that rolls back
+ * then emits nothing.
  */
+export function webhookEventWrite(ownerId: string, type: Exclude<WebhookEventType, 'ping'>, data: unknown, now: Date): SqlWrite {
+  const id = newEventId();
+  return {
+    label: 'webhook.emit',
+    build: (as) => ({
+      ctes: [
+        [as('subscribed'), 'select w.id from webhook_endpoint w where w.owner_id = ? and w.active and ? = any (w.events)'],
+        [
+          as('event'),
+          `insert into webhook_event (id, owner_id, type, body, created_at)
+       select ?, ?, ?, ?, ? where exists (select 1 from ${as('subscribed')})
+       returning id`,
+        ],
+      ],
+      statement: `insert into webhook_delivery (id, endpoint_id, event_id, next_attempt_at, created_at)
+     select gen_random_uuid()::text, s.id, e.id, ?, ? from ${as('subscribed')} s cross join ${as('event')} e`,
+    }),
+    params: [ownerId, type, id, ownerId, type, eventBody(id, type, now, data), now, now, now],
+  };
+}
+
 export async function emitWebhookEvent(
   tx: EntityManager,
   ownerId: string,
@@ -26,21 +47,7 @@ export async function emitWebhookEvent(
   data: unknown,
   now: Date,
 ): Promise<void> {
-  const id = newEventId();
-  await executePrepared(
-    tx,
-    'webhook.emit',
-    `with subscribed as (
-       select w.id from webhook_endpoint w where w.owner_id = ? and w.active and ? = any (w.events)
-     ), event as (
-       insert into webhook_event (id, owner_id, type, body, created_at)
-       select ?, ?, ?, ?, ? where exists (select 1 from subscribed)
-       returning id
-     )
-     insert into webhook_delivery (id, endpoint_id, event_id, next_attempt_at, created_at)
-     select gen_random_uuid()::text, subscribed.id, event.id, ?, ? from subscribed cross join event`,
-    [ownerId, type, id, ownerId, type, eventBody(id, type, now, data), now, now, now],
-  );
+  await runWrites(tx, [webhookEventWrite(ownerId, type, data, now)]);
 }
 
 /** A `ping` event for one endpoint (POST /webhooks/{id}/test); returns the delivery's id. */

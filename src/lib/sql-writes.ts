@@ -1,0 +1,52 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { executePrepared } from './prepared-sql.ts';
+
+/**
+ * A data-modifying statement that can share one round trip with others: its common table expressions and its
+ * final statement, each named through `as` so that two writes of one kind in a batch do not collide. A
+ * transaction holding its hosts' locks pays for every round trip, and the writes after a booking are independent.
+ */
+export interface SqlWrite {
+  label: string;
+  build(as: (cte: string) => string): { ctes?: ReadonlyArray<readonly [name: string, sql: string]>; statement: string };
+  /** In text order: the expressions' parameters, then the statement's. */
+  params: readonly unknown[];
+}
+
+/**
+ * Runs the writes as ONE statement, each as data-modifying expressions of a WITH. They share one snapshot and
+ * none sees another's changes, so a batch holds only writes that do not read what another writes.
+ */
+export async function runWrites(tx: EntityManager, writes: readonly SqlWrite[]): Promise<void> {
+  if (writes.length === 0) return;
+  const parts: string[] = [];
+  writes.forEach((write, index) => {
+    const as = writes.length === 1 ? (cte: string) => cte : (cte: string) => `${cte}_${index}`;
+    const { ctes = [], statement } = write.build(as);
+    for (const [name, sql] of ctes) parts.push(`${name} as (${sql})`);
+    parts.push(writes.length === 1 ? statement : `${as('write')} as (${statement})`);
+  });
+  // One write keeps its statement last; several each become an expression, and the statement selects nothing.
+  const expressions = writes.length === 1 ? parts.slice(0, -1) : parts;
+  const last = writes.length === 1 ? parts.at(-1)! : 'select 1';
+  const sql = expressions.length === 0 ? last : `with ${expressions.join(',\n')}\n${last}`;
+  await executePrepared(
+    tx,
+    writes.map((write) => write.label).join('+'),
+    sql,
+    writes.flatMap((write) => write.params),
+  );
+}
+
+/** Writes gathered in list order, run together by `flush`. */
+export class WriteBatch {
+  private readonly writes: SqlWrite[] = [];
+
+  add(write: SqlWrite | undefined): void {
+    if (write) this.writes.push(write);
+  }
+
+  async flush(tx: EntityManager): Promise<void> {
+    await runWrites(tx, this.writes.splice(0));
+  }
+}
