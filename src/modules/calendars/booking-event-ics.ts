@@ -78,7 +78,7 @@ const OWNED_PROPERTIES = new Set([
 /**
  * The booking's event (`ours`) carrying what the host added to the copy in their calendar (`current`): its
  * properties the service does not own, its subcomponents (VALARMs) and the object's other components than VEVENTs
- * (the VTIMEZONEs its client described). Text that is not iCalendar leaves the booking's event as it is.
+ * (the VTIMEZONEs its client described). With nothing to keep, or text that is not iCalendar, it is `ours` itself.
  */
 export function withHostEdits(ours: string, current: string): string {
   let theirs: ICAL.Component;
@@ -91,13 +91,13 @@ export function withHostEdits(ours: string, current: string): string {
   const event = mine.getFirstSubcomponent('vevent')!;
   const theirEvent = theirs.getFirstSubcomponent('vevent');
   const owned = new Set([...OWNED_PROPERTIES, ...event.getAllProperties().map((property) => property.name)]);
-  for (const property of theirEvent?.getAllProperties() ?? []) {
-    if (!owned.has(property.name)) event.addProperty(new ICAL.Property(property.toJSON()));
-  }
-  for (const component of theirEvent?.getAllSubcomponents() ?? []) event.addSubcomponent(new ICAL.Component(component.toJSON()));
-  for (const component of theirs.getAllSubcomponents()) {
-    if (component.name !== 'vevent') mine.addSubcomponent(new ICAL.Component(component.toJSON()));
-  }
+  const properties = (theirEvent?.getAllProperties() ?? []).filter((property) => !owned.has(property.name));
+  const alarms = theirEvent?.getAllSubcomponents() ?? [];
+  const others = theirs.getAllSubcomponents().filter((component) => component.name !== 'vevent');
+  if (properties.length + alarms.length + others.length === 0) return ours;
+  for (const property of properties) event.addProperty(new ICAL.Property(property.toJSON()));
+  for (const component of alarms) event.addSubcomponent(new ICAL.Component(component.toJSON()));
+  for (const component of others) mine.addSubcomponent(new ICAL.Component(component.toJSON()));
   return mine.toString();
 }
 

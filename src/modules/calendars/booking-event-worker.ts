@@ -34,6 +34,7 @@ interface ClaimedEvent {
   attempts: number;
   etag: string | null;
   object_name: string | null;
+  host_edits: boolean;
   remote_url: string;
   secret: string;
   start_at: SqlTimestamp;
@@ -62,10 +63,10 @@ async function claim(em: EntityManager, settings: BookingEventSettings): Promise
      ), claimed as (
        update booking_calendar_event e set lease_until = ?, uid = coalesce(e.uid, e.booking_id || ?)
          from due where e.id = due.id
-       returning e.id, e.booking_id, e.host_id, e.calendar_id, e.uid, e.sequence, e.wanted, e.revision, e.attempts, e.etag, e.object_name
+       returning e.id, e.booking_id, e.host_id, e.calendar_id, e.uid, e.sequence, e.wanted, e.revision, e.attempts, e.etag, e.object_name, e.host_edits
      )
      select claimed.id, claimed.booking_id, claimed.uid, claimed.sequence, claimed.wanted, claimed.revision, claimed.attempts,
-            claimed.etag, claimed.object_name,
+            claimed.etag, claimed.object_name, claimed.host_edits,
             cal.remote_url, c.secret, b.start_at, b.end_at, b.invitee_name, b.invitee_email, b.location_kind, b.location_value, b.notes,
             et.name as event_type_name, h.name as host_name, h.email as host_email
        from claimed
@@ -85,6 +86,8 @@ interface Placement {
   objectName: string | null;
   /** The ETag of the copy the service last wrote; null when none is known. */
   etag: string | null;
+  /** That copy carries additions of the host's: the next write reads it first, as the ETag cannot keep them. */
+  hostEdits: boolean;
 }
 
 /** The event's address in its calendar: one object per booking, named by its id unless that name was taken. */
@@ -103,21 +106,26 @@ const CREATE: PutCondition = { ifNoneMatch: '*' };
  * booking's (written before ETags were kept, or the server gave none), else a foreign resource, which is left
  * alone while the event takes a fresh name. With an ETag it replaces only that copy (`If-Match`); if the host
  * changed it meanwhile (412) it is read again and written over that version with the host's additions kept
- * (withHostEdits); if it is gone it is created again.
+ * (withHostEdits); if it is gone it is created again. A copy already carrying such additions is read first.
  */
 async function put(client: CaldavClient, event: ClaimedEvent, ics: string, placement: Placement): Promise<void> {
   let condition: PutCondition = placement.etag === null ? CREATE : { ifMatch: placement.etag };
   let body = ics;
+  let readFirst = placement.etag !== null && placement.hostEdits;
   for (let round = 0; round < ROUNDS; round++) {
     const url = eventUrl(event, placement.objectName);
-    const outcome = await client.putEvent(url, body, condition);
-    if (typeof outcome === 'object') {
-      placement.etag = outcome.etag;
-      return;
+    if (!readFirst) {
+      const outcome = await client.putEvent(url, body, condition);
+      if (typeof outcome === 'object') {
+        placement.etag = outcome.etag;
+        placement.hostEdits = body !== ics;
+        return;
+      }
+      // A creation answered 404 has no calendar to go into.
+      if (outcome === 'not-found' && condition === CREATE) throw new CaldavError('the event could not be written (the server answered 404)');
     }
-    // A creation answered 404 has no calendar to go into.
-    if (outcome === 'not-found' && condition === CREATE) throw new CaldavError('the event could not be written (the server answered 404)');
-    const current = outcome === 'not-found' ? undefined : await client.getEvent(url);
+    readFirst = false;
+    const current = await client.getEvent(url);
     if (current !== undefined && eventUid(current.ics) === event.uid) {
       placement.etag = current.etag;
       condition = current.etag === null ? null : { ifMatch: current.etag };
@@ -147,6 +155,7 @@ async function remove(client: CaldavClient, event: ClaimedEvent, placement: Plac
     }
     const outcome = await client.deleteEvent(url, placement.etag);
     placement.etag = null;
+    placement.hostEdits = false;
     if (outcome === 'deleted') return;
   }
   throw new CaldavError('the event kept changing in the calendar while it was deleted');
@@ -201,13 +210,13 @@ async function record(em: EntityManager, event: ClaimedEvent, placement: Placeme
   const status = error === undefined ? (event.wanted ? 'written' : 'deleted') : next === null ? 'failed' : 'pending';
   await em.execute(
     `update booking_calendar_event
-        set lease_until = null, updated_at = ?, etag = ?, object_name = ?,
+        set lease_until = null, updated_at = ?, etag = ?, object_name = ?, host_edits = ?,
             status = case when revision = ? then ? else status end,
             last_error = case when revision = ? then ? else last_error end,
             attempts = case when revision = ? then ? else attempts end,
             next_attempt_at = case when revision = ? then ?::timestamptz else next_attempt_at end
       where id = ? and lease_until = ?`,
-    [now, placement.etag, placement.objectName, event.revision, status, event.revision, error ?? null, event.revision, error === undefined ? 0 : event.attempts + 1, event.revision, next, event.id, event.lease],
+    [now, placement.etag, placement.objectName, placement.hostEdits, event.revision, status, event.revision, error ?? null, event.revision, error === undefined ? 0 : event.attempts + 1, event.revision, next, event.id, event.lease],
     'run',
   );
 }
@@ -217,7 +226,7 @@ export async function writeDueBookingEvents(em: EntityManager, settings: Booking
   const claimed = await claim(em, settings);
   await Promise.all(
     claimed.map(async (event) => {
-      const placement: Placement = { objectName: event.object_name, etag: event.etag };
+      const placement: Placement = { objectName: event.object_name, etag: event.etag, hostEdits: event.host_edits };
       const error = await write(em, event, placement, settings, signal);
       // Cut short by shutdown: the lease runs out and another instance (or this one, restarted) writes it.
       if (signal.aborted) return;
