@@ -38,7 +38,7 @@ describe('bookings written back to a CalDAV calendar (Radicale)', () => {
   const clock: Clock = { now: () => new Date(Date.now() + ahead) };
 
   beforeAll(async () => {
-    radicale = await startRadicale();
+    radicale = await startRadicale(12);
     t = await startTestApp({ clock, env: { CALENDAR_ALLOW_PRIVATE_NETWORKS: 'true', CALENDAR_SYNC_INTERVAL: '1h' } });
   });
   afterAll(async () => {
@@ -223,5 +223,138 @@ describe('bookings written back to a CalDAV calendar (Radicale)', () => {
     ahead += 11_000;
     const written = await eventStatus(setup, id, 'written');
     expect(written.body.calendarEvents).toEqual([{ hostId: setup.host.id, status: 'written', lastError: null }]);
+  });
+
+  describe('conditional writes (ETags)', () => {
+    const ALARM = 'BEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:Prepare\r\nTRIGGER:-PT15M\r\nEND:VALARM\r\n';
+    /** The host's calendar app adds an alarm and a category to the event, as a client does: read, change, PUT. */
+    const hostEdits = async (setup: Setup, name: string) => {
+      const text = await setup.account.objectText(setup.calendarPath, name);
+      await setup.account.putObject(setup.calendarPath, name, text.replace('END:VEVENT', `CATEGORIES:Clients\r\n${ALARM}END:VEVENT`));
+    };
+    const stored = async (id: string) =>
+      (await t.em().execute<{ etag: string | null; object_name: string | null }[]>('select etag, object_name from booking_calendar_event where booking_id = ?', [id]))[0]!;
+    /** The methods of the requests to one calendar object from the `from`th request on. */
+    const requestsTo = (setup: Setup, name: string, from: number) =>
+      radicale.requests.slice(from).filter((request) => request.path === `${setup.calendarPath}${name}`).map((request) => request.method);
+    const reschedule = (setup: Setup, id: string, start: Date) =>
+      t.http.post(`/api/v2/bookings/${id}/reschedule`).set(...bearer(setup.host.token)).send({ start: start.toISOString() });
+
+    it("creates with If-None-Match and keeps the ETag; a reschedule after the host's edit keeps their alarm and takes the new time", async () => {
+      const setup = await hostWithTarget();
+      const created = await book(setup, at(5, 10));
+      const id = created.body.id as string;
+      await eventStatus(setup, id, 'written');
+      const first = await stored(id);
+      expect(first).toEqual({ etag: expect.stringMatching(/.+/), object_name: null });
+
+      // Not edited in the calendar: a reschedule is one PUT, which the ETag lets through.
+      const untouched = radicale.requests.length;
+      expect((await reschedule(setup, id, at(5, 12))).status).toBe(200);
+      await eventStatus(setup, id, 'written');
+      expect(requestsTo(setup, `${id}.ics`, untouched)).toEqual(['PUT']);
+
+      await hostEdits(setup, id);
+      const mark = radicale.requests.length;
+      expect((await reschedule(setup, id, at(5, 15))).status).toBe(200);
+      await eventStatus(setup, id, 'written');
+      // The PUT against the written copy's ETag failed (412), the host's version was read and written over.
+      expect(requestsTo(setup, `${id}.ics`, mark)).toEqual(['PUT', 'GET', 'PUT']);
+      const text = unfolded(await setup.account.objectText(setup.calendarPath, id));
+      expect(text).toContain(`DTSTART:${icsUtc(at(5, 15))}`);
+      expect(text).toContain('SEQUENCE:2');
+      expect(text).toContain('TRIGGER:-PT15M');
+      expect(text).toContain('CATEGORIES:Clients');
+      expect(text.match(/BEGIN:VEVENT/g)).toHaveLength(1);
+      const second = await stored(id);
+      expect(second.etag).not.toBeNull();
+      expect(second.etag).not.toBe(first.etag);
+
+      // The copy now carries the host's alarm, which the ETag cannot keep: the next rewrite reads it first.
+      const again = radicale.requests.length;
+      expect((await reschedule(setup, id, at(5, 17))).status).toBe(200);
+      await eventStatus(setup, id, 'written');
+      expect(requestsTo(setup, `${id}.ics`, again)).toEqual(['GET', 'PUT']);
+      const last = unfolded(await setup.account.objectText(setup.calendarPath, id));
+      expect(last).toContain(`DTSTART:${icsUtc(at(5, 17))}`);
+      expect(last).toContain('TRIGGER:-PT15M');
+    });
+
+    it('a cancellation deletes the event even after the host changed it', async () => {
+      const setup = await hostWithTarget();
+      const id = (await book(setup, at(6, 10))).body.id as string;
+      await eventStatus(setup, id, 'written');
+      await hostEdits(setup, id);
+      const mark = radicale.requests.length;
+      expect((await t.http.delete(`/api/v2/bookings/${id}`).set(...bearer(setup.host.token)).send({})).status).toBe(200);
+      await eventStatus(setup, id, 'deleted');
+      expect(requestsTo(setup, `${id}.ics`, mark)).toEqual(['DELETE', 'GET', 'DELETE']);
+      expect(await setup.account.calendarText(setup.calendarPath)).not.toContain(id);
+      expect((await stored(id)).etag).toBeNull();
+    });
+
+    it('never overwrites a resource of the same name: the event takes a name of its own, and its changes leave that resource alone', async () => {
+      const setup = await hostWithTarget();
+      radicale.failWith(503, ['PUT']);
+      let id: string;
+      try {
+        id = (await book(setup, at(7, 10))).body.id as string;
+        await until(
+          () => bookingOf(setup, id),
+          (res) => res.body.calendarEvents?.[0]?.lastError !== null,
+        );
+      } finally {
+        radicale.failWith(null);
+      }
+      const foreign = [
+        'BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Elsewhere//EN', 'BEGIN:VEVENT', 'UID:someone-else@example.org',
+        `DTSTAMP:${icsUtc(at(0, 0))}`, `DTSTART:${icsUtc(at(7, 8))}`, `DTEND:${icsUtc(at(7, 9))}`, 'SUMMARY:Not a booking', 'END:VEVENT', 'END:VCALENDAR', '',
+      ].join('\r\n');
+      await setup.account.putObject(setup.calendarPath, id, foreign);
+      ahead += 11_000;
+      await eventStatus(setup, id, 'written');
+
+      const { object_name: name } = await stored(id);
+      expect(name).toMatch(new RegExp(`^${id}-[0-9a-f]{8}\\.ics$`));
+      const ours = unfolded(await setup.account.objectText(setup.calendarPath, name!.replace(/\.ics$/, '')));
+      expect(ours).toContain(`UID:${id}@localhost`);
+      expect(await setup.account.objectText(setup.calendarPath, id)).toContain('UID:someone-else@example.org');
+
+      expect((await reschedule(setup, id, at(7, 14))).status).toBe(200);
+      await eventStatus(setup, id, 'written');
+      expect(unfolded(await setup.account.objectText(setup.calendarPath, name!.replace(/\.ics$/, '')))).toContain(`DTSTART:${icsUtc(at(7, 14))}`);
+      expect(await setup.account.calendarText(setup.calendarPath)).toContain('SUMMARY:Not a booking');
+
+      expect((await t.http.delete(`/api/v2/bookings/${id}`).set(...bearer(setup.host.token)).send({})).status).toBe(200);
+      await eventStatus(setup, id, 'deleted');
+      const left = unfolded(await setup.account.calendarText(setup.calendarPath));
+      expect(left).not.toContain(`UID:${id}@localhost`);
+      expect(left).toContain('UID:someone-else@example.org');
+    });
+
+    it('an event whose ETag is not known is recognised by its UID, and one the host deleted is written again', async () => {
+      const setup = await hostWithTarget();
+      const id = (await book(setup, at(8, 10))).body.id as string;
+      await eventStatus(setup, id, 'written');
+      // As for an event written before ETags were kept, or by a server that gave none.
+      await t.em().execute('update booking_calendar_event set etag = null where booking_id = ?', [id], 'run');
+      await hostEdits(setup, id);
+      const mark = radicale.requests.length;
+      expect((await reschedule(setup, id, at(8, 14))).status).toBe(200);
+      await eventStatus(setup, id, 'written');
+      expect(requestsTo(setup, `${id}.ics`, mark)).toEqual(['PUT', 'GET', 'PUT']);
+      const text = unfolded(await setup.account.objectText(setup.calendarPath, id));
+      expect(text).toContain(`DTSTART:${icsUtc(at(8, 14))}`);
+      expect(text).toContain('TRIGGER:-PT15M');
+      expect((await stored(id)).etag).not.toBeNull();
+
+      await setup.account.deleteObject(setup.calendarPath, id);
+      expect((await reschedule(setup, id, at(8, 16))).status).toBe(200);
+      await eventStatus(setup, id, 'written');
+      const recreated = unfolded(await setup.account.objectText(setup.calendarPath, id));
+      expect(recreated).toContain(`DTSTART:${icsUtc(at(8, 16))}`);
+      expect(recreated).toContain('SEQUENCE:2');
+      expect(recreated).not.toContain('TRIGGER:-PT15M');
+    });
   });
 });

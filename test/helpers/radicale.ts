@@ -17,6 +17,8 @@ export interface RadicaleAccount {
   /** PUTs one calendar object (a whole VCALENDAR) into a calendar, as `<name>.ics`. */
   putObject(calendarPath: string, name: string, ics: string): Promise<void>;
   deleteObject(calendarPath: string, name: string): Promise<void>;
+  /** One calendar object's text (`<name>.ics`), as a host's calendar app reads it before changing it. */
+  objectText(calendarPath: string, name: string): Promise<string>;
   /** The whole calendar as one iCalendar text (Radicale answers GET on a collection so). */
   calendarText(calendarPath: string): Promise<string>;
 }
@@ -124,6 +126,7 @@ function accountOn(upstream: string, user: { username: string; password: string 
     async deleteObject(calendarPath, name) {
       await call('DELETE', `${calendarPath}${name}.ics`);
     },
+    objectText: (calendarPath, name) => call('GET', `${calendarPath}${name}.ics`),
     calendarText: (calendarPath) => call('GET', calendarPath),
   };
 }

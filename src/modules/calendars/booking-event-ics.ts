@@ -3,6 +3,7 @@
  */
 import type { BookingLocation } from '../bookings/booking-location.ts';
 import { locationLine, locationSentence, meetingLink } from '../bookings/booking-location-text.ts';
+import ICAL from 'ical.js';
 import ical, { ICalAttendeeRole, type ICalAttendeeScheduleAgent, ICalAttendeeStatus, ICalEventStatus, ICalEventTransparency } from 'ical-generator';
 
 export interface BookingEventFacts {
@@ -62,6 +63,52 @@ export function bookingEventIcs(facts: BookingEventFacts): string {
     transparency: ICalEventTransparency.OPAQUE,
   });
   return calendar.toString();
+}
+
+/**
+ * What the service owns in the event: its time (and so any recurrence a client added to it), its stamp and
+ * version, what it says and who takes part. Every write replaces these with the booking's; whatever else the host
+ * added to the event in their calendar (alarms, categories, a color, a client's own properties) stays.
+ */
+const OWNED_PROPERTIES = new Set([
+  'uid', 'dtstart', 'dtend', 'duration', 'rrule', 'rdate', 'exdate', 'dtstamp', 'last-modified', 'sequence', 'status', 'transp',
+  'summary', 'organizer', 'attendee', 'location', 'url', 'description',
+]);
+
+/**
+ * The booking's event (`ours`) carrying what the host added to the copy in their calendar (`current`): its
+ * properties the service does not own, its subcomponents (VALARMs) and the object's other components than VEVENTs
+ * (the VTIMEZONEs its client described). With nothing to keep, or text that is not iCalendar, it is `ours` itself.
+ */
+export function withHostEdits(ours: string, current: string): string {
+  let theirs: ICAL.Component;
+  try {
+    theirs = new ICAL.Component(ICAL.parse(current));
+  } catch {
+    return ours;
+  }
+  const mine = new ICAL.Component(ICAL.parse(ours));
+  const event = mine.getFirstSubcomponent('vevent')!;
+  const theirEvent = theirs.getFirstSubcomponent('vevent');
+  const owned = new Set([...OWNED_PROPERTIES, ...event.getAllProperties().map((property) => property.name)]);
+  const properties = (theirEvent?.getAllProperties() ?? []).filter((property) => !owned.has(property.name));
+  const alarms = theirEvent?.getAllSubcomponents() ?? [];
+  const others = theirs.getAllSubcomponents().filter((component) => component.name !== 'vevent');
+  if (properties.length + alarms.length + others.length === 0) return ours;
+  for (const property of properties) event.addProperty(new ICAL.Property(property.toJSON()));
+  for (const component of alarms) event.addSubcomponent(new ICAL.Component(component.toJSON()));
+  for (const component of others) mine.addSubcomponent(new ICAL.Component(component.toJSON()));
+  return mine.toString();
+}
+
+/** The UID of a calendar object's first event; null when it has none or is not iCalendar. */
+export function eventUid(ics: string): string | null {
+  try {
+    const uid = new ICAL.Component(ICAL.parse(ics)).getFirstSubcomponent('vevent')?.getFirstPropertyValue('uid');
+    return typeof uid === 'string' ? uid : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The host's link to a booking: the dashboard's bookings page, naming the booking. */

@@ -5,14 +5,15 @@
  * and marks the row done only when no change came meanwhile (`revision`): a change made during the request
  * leaves it due, so the next poll writes the booking as it now is. Failures are retried with growing waits.
  */
+import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CALENDAR_FETCH, CALENDAR_WRITE } from '../../config/timeouts.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { startPollingWorker } from '../../lib/polling-worker.ts';
 import { openSecret } from '../../lib/sealed-secrets.ts';
 import { type SqlTimestamp, toDate } from '../../lib/sql-values.ts';
-import { bookingEventIcs, bookingUidSuffix, hostBookingLink } from './booking-event-ics.ts';
-import { CaldavClient, type CaldavCredentials, CaldavError } from './caldav-client.ts';
+import { bookingEventIcs, bookingUidSuffix, eventUid, hostBookingLink, withHostEdits } from './booking-event-ics.ts';
+import { CaldavClient, type CaldavCredentials, CaldavError, type PutCondition } from './caldav-client.ts';
 
 export interface BookingEventSettings {
   allowPrivateNetworks: boolean;
@@ -31,6 +32,9 @@ interface ClaimedEvent {
   wanted: boolean;
   revision: number;
   attempts: number;
+  etag: string | null;
+  object_name: string | null;
+  host_edits: boolean;
   remote_url: string;
   secret: string;
   start_at: SqlTimestamp;
@@ -59,9 +63,10 @@ async function claim(em: EntityManager, settings: BookingEventSettings): Promise
      ), claimed as (
        update booking_calendar_event e set lease_until = ?, uid = coalesce(e.uid, e.booking_id || ?)
          from due where e.id = due.id
-       returning e.id, e.booking_id, e.host_id, e.calendar_id, e.uid, e.sequence, e.wanted, e.revision, e.attempts
+       returning e.id, e.booking_id, e.host_id, e.calendar_id, e.uid, e.sequence, e.wanted, e.revision, e.attempts, e.etag, e.object_name, e.host_edits
      )
      select claimed.id, claimed.booking_id, claimed.uid, claimed.sequence, claimed.wanted, claimed.revision, claimed.attempts,
+            claimed.etag, claimed.object_name, claimed.host_edits,
             cal.remote_url, c.secret, b.start_at, b.end_at, b.invitee_name, b.invitee_email, b.location_kind, b.location_value, b.notes,
             et.name as event_type_name, h.name as host_name, h.email as host_email
        from claimed
@@ -75,13 +80,94 @@ async function claim(em: EntityManager, settings: BookingEventSettings): Promise
   return rows.map((row) => ({ ...row, lease }));
 }
 
-/** The event's address in its calendar: one object per booking, named by its id. */
-function eventUrl(event: ClaimedEvent): string {
-  const collection = event.remote_url.endsWith('/') ? event.remote_url : `${event.remote_url}/`;
-  return new URL(`${encodeURIComponent(event.booking_id)}.ics`, collection).href;
+/** Where the event stands in its calendar, as far as the worker knows: recorded with every attempt. */
+interface Placement {
+  /** The calendar object's name; null for the default, `<booking id>.ics`. */
+  objectName: string | null;
+  /** The ETag of the copy the service last wrote; null when none is known. */
+  etag: string | null;
+  /** That copy carries additions of the host's: the next write reads it first, as the ETag cannot keep them. */
+  hostEdits: boolean;
 }
 
-async function write(em: EntityManager, event: ClaimedEvent, settings: BookingEventSettings, signal: AbortSignal): Promise<string | undefined> {
+/** The event's address in its calendar: one object per booking, named by its id unless that name was taken. */
+function eventUrl(event: ClaimedEvent, objectName: string | null): string {
+  const collection = event.remote_url.endsWith('/') ? event.remote_url : `${event.remote_url}/`;
+  return new URL(encodeURIComponent(objectName ?? `${event.booking_id}.ics`), collection).href;
+}
+
+/** Each round answers one change found in the calendar; a calendar that changes under every round gets a retry. */
+const ROUNDS = 4;
+const CREATE: PutCondition = { ifNoneMatch: '*' };
+
+/**
+ * Writes the booking's event without overwriting anything it did not write (RFC 4791, RFC 7232). With no known
+ * ETag it only creates (`If-None-Match: *`); a name already taken holds the booking's own event if its UID is the
+ * booking's (written before ETags were kept, or the server gave none), else a foreign resource, which is left
+ * alone while the event takes a fresh name. With an ETag it replaces only that copy (`If-Match`); if the host
+ * changed it meanwhile (412) it is read again and written over that version with the host's additions kept
+ * (withHostEdits); if it is gone it is created again. A copy already carrying such additions is read first.
+ */
+async function put(client: CaldavClient, event: ClaimedEvent, ics: string, placement: Placement): Promise<void> {
+  let condition: PutCondition = placement.etag === null ? CREATE : { ifMatch: placement.etag };
+  let body = ics;
+  let readFirst = placement.etag !== null && placement.hostEdits;
+  for (let round = 0; round < ROUNDS; round++) {
+    const url = eventUrl(event, placement.objectName);
+    if (!readFirst) {
+      const outcome = await client.putEvent(url, body, condition);
+      if (typeof outcome === 'object') {
+        placement.etag = outcome.etag;
+        placement.hostEdits = body !== ics;
+        return;
+      }
+      // A creation answered 404 has no calendar to go into.
+      if (outcome === 'not-found' && condition === CREATE) throw new CaldavError('the event could not be written (the server answered 404)');
+    }
+    readFirst = false;
+    const current = await client.getEvent(url);
+    if (current !== undefined && eventUid(current.ics) === event.uid) {
+      placement.etag = current.etag;
+      condition = current.etag === null ? null : { ifMatch: current.etag };
+      body = withHostEdits(ics, current.ics);
+      continue;
+    }
+    if (current !== undefined) placement.objectName = `${event.booking_id}-${randomUUID().slice(0, 8)}.ics`;
+    placement.etag = null;
+    condition = CREATE;
+    body = ics;
+  }
+  throw new CaldavError('the event kept changing in the calendar while it was written');
+}
+
+/**
+ * Deletes the booking's event: the copy it knows (`If-Match`), or on 412 the host's newer version (the booking
+ * is canceled, so the event goes whatever the host changed). With no known ETag it reads the object first and
+ * deletes it only if it is the booking's, so a foreign resource of the same name stays.
+ */
+async function remove(client: CaldavClient, event: ClaimedEvent, placement: Placement): Promise<void> {
+  for (let round = 0; round < ROUNDS; round++) {
+    const url = eventUrl(event, placement.objectName);
+    if (placement.etag === null) {
+      const current = await client.getEvent(url);
+      if (current === undefined || eventUid(current.ics) !== event.uid) return;
+      placement.etag = current.etag;
+    }
+    const outcome = await client.deleteEvent(url, placement.etag);
+    placement.etag = null;
+    placement.hostEdits = false;
+    if (outcome === 'deleted') return;
+  }
+  throw new CaldavError('the event kept changing in the calendar while it was deleted');
+}
+
+async function write(
+  em: EntityManager,
+  event: ClaimedEvent,
+  placement: Placement,
+  settings: BookingEventSettings,
+  signal: AbortSignal,
+): Promise<string | undefined> {
   const credentials = JSON.parse(await openSecret(em, 'calendar-credentials', event.secret)) as CaldavCredentials;
   const client = new CaldavClient(credentials, {
     allowPrivateNetworks: settings.allowPrivateNetworks,
@@ -90,7 +176,7 @@ async function write(em: EntityManager, event: ClaimedEvent, settings: BookingEv
   });
   try {
     if (!event.wanted) {
-      await client.deleteEvent(eventUrl(event));
+      await remove(client, event, placement);
       return undefined;
     }
     const ics = bookingEventIcs({
@@ -106,7 +192,7 @@ async function write(em: EntityManager, event: ClaimedEvent, settings: BookingEv
       notes: event.notes,
       link: hostBookingLink(settings.siteUrl, event.booking_id),
     });
-    await client.putEvent(eventUrl(event), ics);
+    await put(client, event, ics, placement);
     return undefined;
   } catch (error) {
     if (error instanceof CaldavError) return error.message;
@@ -114,20 +200,23 @@ async function write(em: EntityManager, event: ClaimedEvent, settings: BookingEv
   }
 }
 
-/** Records an attempt under this claim's lease; the row is done, or given up, only if no change came meanwhile. */
-async function record(em: EntityManager, event: ClaimedEvent, error: string | undefined, now: Date): Promise<void> {
+/**
+ * Records an attempt under this claim's lease; the row is done, or given up, only if no change came meanwhile.
+ * Where the event now stands is recorded either way: it is what the calendar holds, whichever change comes next.
+ */
+async function record(em: EntityManager, event: ClaimedEvent, placement: Placement, error: string | undefined, now: Date): Promise<void> {
   const delay = error === undefined ? undefined : CALENDAR_WRITE.retryDelaysMs[event.attempts];
   const next = delay === undefined ? null : new Date(now.getTime() + delay);
   const status = error === undefined ? (event.wanted ? 'written' : 'deleted') : next === null ? 'failed' : 'pending';
   await em.execute(
     `update booking_calendar_event
-        set lease_until = null, updated_at = ?,
+        set lease_until = null, updated_at = ?, etag = ?, object_name = ?, host_edits = ?,
             status = case when revision = ? then ? else status end,
             last_error = case when revision = ? then ? else last_error end,
             attempts = case when revision = ? then ? else attempts end,
             next_attempt_at = case when revision = ? then ?::timestamptz else next_attempt_at end
       where id = ? and lease_until = ?`,
-    [now, event.revision, status, event.revision, error ?? null, event.revision, error === undefined ? 0 : event.attempts + 1, event.revision, next, event.id, event.lease],
+    [now, placement.etag, placement.objectName, placement.hostEdits, event.revision, status, event.revision, error ?? null, event.revision, error === undefined ? 0 : event.attempts + 1, event.revision, next, event.id, event.lease],
     'run',
   );
 }
@@ -137,10 +226,11 @@ export async function writeDueBookingEvents(em: EntityManager, settings: Booking
   const claimed = await claim(em, settings);
   await Promise.all(
     claimed.map(async (event) => {
-      const error = await write(em, event, settings, signal);
+      const placement: Placement = { objectName: event.object_name, etag: event.etag, hostEdits: event.host_edits };
+      const error = await write(em, event, placement, settings, signal);
       // Cut short by shutdown: the lease runs out and another instance (or this one, restarted) writes it.
       if (signal.aborted) return;
-      await record(em, event, error, settings.clock.now());
+      await record(em, event, placement, error, settings.clock.now());
     }),
   );
   return claimed.length;

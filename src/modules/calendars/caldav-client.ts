@@ -2,8 +2,8 @@
  * What the service asks of a CalDAV account, through tsdav with a fetch that goes through the outbound guard
  * (guarded-fetch.ts): discovery (principal, then calendar home), the home's calendars with their ctag and
  * sync-token (one PROPFIND), a calendar's events over a window (one time-range calendar-query REPORT), and the
- * PUT and DELETE of one event. Failures are CaldavError with a message for the connection's owner: never a URL,
- * the credentials or what the server said.
+ * conditional PUT, GET and DELETE of one event. Failures are CaldavError with a message for the connection's
+ * owner: never a URL, the credentials or what the server said.
  */
 import { calendarQuery, createAccount, deleteObject, propfind, updateObject } from 'tsdav';
 import { CalendarFetchError, guardedFetch } from './guarded-fetch.ts';
@@ -19,6 +19,16 @@ export interface RemoteCalendar {
   name: string;
   ctag: string | null;
   syncToken: string | null;
+}
+
+/** A PUT's condition: create only, replace only the copy with this ETag, or none. */
+export type PutCondition = { ifNoneMatch: '*' } | { ifMatch: string } | null;
+
+export type PutOutcome = { etag: string | null } | 'precondition-failed' | 'not-found';
+
+export interface RemoteEvent {
+  ics: string;
+  etag: string | null;
 }
 
 export const CREDENTIALS_REFUSED = 'credentials refused: the CalDAV server did not accept this user name and password';
@@ -129,21 +139,40 @@ export class CaldavClient {
     return responses.map((response) => text(response.props?.calendarData)).filter((data): data is string => data !== null && data.trim() !== '');
   }
 
-  /** Creates or replaces the event at `url` (our own: no ETag condition). */
-  async putEvent(url: string, ics: string): Promise<void> {
-    const response = await this.call(
-      () => updateObject({ url, data: ics, headers: { ...this.headers, 'content-type': 'text/calendar; charset=utf-8' }, fetch: this.fetch }),
-      'the event could not be written',
-    );
+  /**
+   * PUTs the event at `url` under a condition (RFC 7232): `{ ifNoneMatch: '*' }` creates it only if nothing is
+   * there, `{ ifMatch }` replaces only the copy with that ETag, null replaces whatever is there. A failed
+   * condition (412) or a missing target (404) is an answer, not an error: the caller reads the event and decides.
+   */
+  async putEvent(url: string, ics: string, condition: PutCondition): Promise<PutOutcome> {
+    const headers = { ...this.headers, 'content-type': 'text/calendar; charset=utf-8', ...conditionHeaders(condition) };
+    const response = await this.call(() => updateObject({ url, data: ics, headers, fetch: this.fetch }), 'the event could not be written');
+    if (response.status === 412) return 'precondition-failed';
+    if (response.status === 404 || response.status === 410) return 'not-found';
     if (!response.ok) throw this.refusedOr(`the event could not be written (the server answered ${response.status})`);
+    // A server that changed what it stored gives no ETag (RFC 4791 5.3.4): then the next write finds it out.
+    return { etag: response.headers.get('etag') };
   }
 
-  /** Deletes the event at `url`; one already gone is fine. */
-  async deleteEvent(url: string): Promise<void> {
-    const response = await this.call(() => deleteObject({ url, headers: this.headers, fetch: this.fetch }), 'the event could not be deleted');
+  /** The event at `url` as the server holds it now, with its ETag; undefined when there is none. */
+  async getEvent(url: string): Promise<RemoteEvent | undefined> {
+    const response = await this.call(() => this.fetch(url, { method: 'GET', headers: this.headers }), 'the event could not be read');
+    if (response.status === 404 || response.status === 410) return undefined;
+    if (!response.ok) throw this.refusedOr(`the event could not be read (the server answered ${response.status})`);
+    return { ics: await response.text(), etag: response.headers.get('etag') };
+  }
+
+  /** Deletes the event at `url`, only the copy with `etag` when given; one already gone is fine. */
+  async deleteEvent(url: string, etag: string | null): Promise<'deleted' | 'precondition-failed'> {
+    const response = await this.call(
+      () => deleteObject({ url, headers: { ...this.headers, ...conditionHeaders(etag === null ? null : { ifMatch: etag }) }, fetch: this.fetch }),
+      'the event could not be deleted',
+    );
+    if (response.status === 412) return 'precondition-failed';
     if (!response.ok && response.status !== 404 && response.status !== 410) {
       throw this.refusedOr(`the event could not be deleted (the server answered ${response.status})`);
     }
+    return 'deleted';
   }
 
   /** Runs a tsdav call; its own errors (which may quote the server) become `fallback`, or "credentials refused". */
@@ -160,6 +189,11 @@ export class CaldavClient {
   private refusedOr(message: string): CaldavError {
     return new CaldavError(this.refused ? CREDENTIALS_REFUSED : message);
   }
+}
+
+function conditionHeaders(condition: PutCondition): Record<string, string> {
+  if (condition === null) return {};
+  return 'ifMatch' in condition ? { 'if-match': condition.ifMatch } : { 'if-none-match': condition.ifNoneMatch };
 }
 
 function isEventCalendar(props: Record<string, unknown> | undefined): boolean {
