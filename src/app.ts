@@ -26,6 +26,7 @@ import { mailTransportOf, startBookingMessages } from './modules/booking-message
 import { startAccountMail } from './modules/account/account-mail.worker.ts';
 import { findPasswordReset, requestPasswordReset, resetPassword } from './modules/account/password-reset.service.ts';
 import { startPendingExpiryWorker } from './modules/bookings/booking-confirmation.service.ts';
+import { declineUnconfirmedSeries } from './modules/booking-series/booking-series.service.ts';
 import { registerRest } from './http/rest/rest-mount.ts';
 import { registerTrpc, TRPC_BASE_PATH } from './http/trpc/trpc-mount.ts';
 import { registerDocs } from './http/docs.ts';
@@ -281,6 +282,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const pendingExpiryWorker = startPendingExpiryWorker({
     emOf: () => backgroundOrm.em.fork(),
     clock: services.clock,
+    series: declineUnconfirmedSeries,
     onError: (error) => log.warn({ err: error }, 'pending booking expiry: a poll failed; trying again'),
   });
   // Bookings written back to CalDAV calendars share those two connections: both are background work.

@@ -28,7 +28,9 @@ export const bookingMessagesRouter = router({
           'Every e-mail the booking caused, oldest first: confirmations, updates and cancellations to the invitee, each ' +
           'guest and the host, and the reminders of its event type. One message per recipient. Each shows whether it ' +
           'is waiting (`scheduled`, `queued`), `sent`, `failed` (with the SMTP server’s reply in `lastError`) or ' +
-          '`skipped` (why, in `lastError`: a reminder past or dropped, or mail kept because no SMTP server is configured).',
+          '`skipped` (why, in `lastError`: a reminder past or dropped, mail kept because no SMTP server is configured, ' +
+          'or an occurrence told of by its series’ one message). A series’ one message per recipient is listed on the ' +
+          'occurrence it went out on.',
       },
     })
     .input(z.object({ id: BookingIdSchema }))

@@ -8,6 +8,7 @@ import { newId } from '../../lib/ids.ts';
 import type { BookingMessage, MessageContent } from './booking-messages.schemas.ts';
 import { composeMessage, holdsSeriesLinks, type MailSettings, manageLinksOf, messageIdOf, type StoredMessage } from './compose.ts';
 import { MESSAGE_COLUMNS, type MessageRow, toBookingMessage } from './booking-message.rows.ts';
+import { IN_SERIES_REASONS } from './message-plan.ts';
 
 /** What the dashboard shows in place of the invitee's manage secret: it is theirs, never the host's to read. */
 export const MASKED_MANAGE_TOKEN = 'bkm_…(the invitee’s private link)';
@@ -25,12 +26,25 @@ async function assertOwnBooking(em: EntityManager, ownerId: string, bookingId: s
   return booking;
 }
 
-/** The booking's messages in the order they were written (a reminder when it was planned). */
+/**
+ * The booking's messages in the order they were written (a reminder when it was planned). On the occurrence that
+ * holds its series' message of a kind (the series' one confirmation, request, cancellation or decline per
+ * recipient), the occurrence's own skipped row of that kind ("announced in its series' …") is left out: it only
+ * holds the occurrence's manage link for its later messages (message-outbox.ts), and beside the series' message it
+ * would say that a mail listed right there was not sent. The other occurrences list theirs: it is where they say
+ * which mail told of them.
+ */
 export async function listMessages(em: EntityManager, ownerId: string, bookingId: string): Promise<BookingMessage[]> {
   await assertOwnBooking(em, ownerId, bookingId);
   const rows = await em.execute<MessageRow[]>(
-    `select ${MESSAGE_COLUMNS} from booking_message m where m.booking_id = ? and m.owner_id = ? order by m.position`,
-    [bookingId, ownerId],
+    `select ${MESSAGE_COLUMNS} from booking_message m
+      where m.booking_id = ? and m.owner_id = ?
+        and not (m.status = 'skipped' and m.facts -> 'series' is null
+                 and m.last_error in (select jsonb_array_elements_text(?::jsonb))
+                 and exists (select 1 from booking_message s
+                              where s.booking_id = m.booking_id and s.kind = m.kind and s.facts -> 'series' is not null))
+      order by m.position`,
+    [bookingId, ownerId, JSON.stringify(IN_SERIES_REASONS)],
   );
   return rows.map(toBookingMessage);
 }

@@ -310,4 +310,17 @@ describe('a series’ one request, cancellation, confirmation or decline', () =>
     const host = await composeMessage(stored('decline', 'host', declined), settings, null);
     expect(host.text).toContain('You declined Inês & "Co"’s request for 3 meetings of Intro <call>.');
   });
+
+  it('not confirmed before the first one started: every date, nobody’s reason', async () => {
+    const expired = { series, previous: null, canceled: null, declined: { reason: 'Not confirmed before the start.', expired: true } };
+    const invitee = await composeMessage(stored('decline', 'invitee', expired), settings, null);
+    expect(invitee.subject).toBe('Declined: Intro <call> with Olivia Host (3 meetings)');
+    expect(invitee.text).toContain('Your request for 3 meetings of Intro <call> is declined: Olivia Host did not confirm it before the first one started.');
+    expect(invitee.text).toContain('Meeting 2: Tuesday, 8 December 2026, 09:00–09:30 (Europe/Lisbon)');
+    expect(invitee.text).toContain('A request was not confirmed');
+    expect(invitee.text).not.toContain('Reason:');
+    expect(invitee.invitation).toBeNull();
+    const host = await composeMessage(stored('decline', 'host', expired), settings, null);
+    expect(host.text).toContain('Inês & "Co"’s request for 3 meetings of Intro <call> is declined: you did not confirm it before the first one started.');
+  });
 });

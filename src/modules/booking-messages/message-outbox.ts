@@ -267,13 +267,20 @@ export async function queueSeriesConfirmationMessages(tx: EntityManager, confirm
 }
 
 /**
- * The host declined a series' requests at once: one decline per recipient on the first declined occurrence, listing
- * every declined one, with the host's reason. The occurrences were declined with their part (`series`) first.
+ * A series' requests declined at once, by the host or, `expired`, because nobody confirmed them before the first one
+ * started: one decline per recipient on the first declined occurrence, listing every declined one, with the host's
+ * reason. The occurrences were declined with their part (`series`) first.
  */
-export async function queueSeriesDeclineMessages(tx: EntityManager, declined: readonly Booking[], series: SeriesRef, now: Date): Promise<void> {
+export async function queueSeriesDeclineMessages(
+  tx: EntityManager,
+  declined: readonly Booking[],
+  series: SeriesRef,
+  now: Date,
+  expired = false,
+): Promise<void> {
   const facts = seriesFactsOf(declined, series);
   if (!facts) return;
-  const ended = { ...facts, declined: { reason: declined[0]!.declineReason ?? null, expired: false } };
+  const ended = { ...facts, declined: { reason: declined[0]!.declineReason ?? null, expired } };
   await queueSeriesChange(tx, ended, announcements('decline', ended, now), now);
 }
 

@@ -49,6 +49,9 @@ const IN_SERIES: Record<SeriesKind, string> = {
   decline: SKIPPED.inSeriesDecline,
 };
 
+/** What an occurrence's skipped row says when its series' one message announced it (each SeriesKind's). */
+export const IN_SERIES_REASONS: readonly string[] = Object.values(IN_SERIES);
+
 /**
  * An occurrence's part in a change that its series announces once (canceling the series, confirming or declining
  * its requests): the series' messages go on the first occurrence changed (`announces`), queued once every

@@ -37,7 +37,8 @@ export const bookingSeriesRouter = router({
           'fetched, rescheduled, canceled, confirmed or declined alone, with its own webhook event, reminders and later ' +
           'e-mails; the series is confirmed by e-mail once (to the invitee, each guest and the host, on the first ' +
           'occurrence, its invitation an event per occurrence), or for an event type with `requiresConfirmation` asked ' +
-          'for once (see POST /booking-series/{id}/confirm and /decline). Round robin gives every ' +
+          'for once (see POST /booking-series/{id}/confirm and /decline; when the first pending occurrence starts ' +
+          'unconfirmed, every pending one is declined with it, told once). Round robin gives every ' +
           'occurrence the same host: the fairest one free for all of them. With `holdId`, the first occurrence books ' +
           'the time of your hold (POST /slot-holds) and the hold ends, so nobody could take it meanwhile (round robin ' +
           'keeps the held host when they are free for every occurrence); a refused series leaves the hold as it was. ' +

@@ -2,19 +2,22 @@
  * A series read, canceled, confirmed or declined as a whole: each occurrence changes exactly as it would alone (its
  * status, webhook event, calendar copies, reminders), in one transaction with the series row locked first, while
  * the e-mail says it once per recipient for the series (on the first occurrence changed, the others keeping a
- * skipped row that says so). A change reaching a single occurrence mails as that occurrence's own.
+ * skipped row that says so). A change reaching a single occurrence mails as that occurrence's own. A series of
+ * requests nobody answers lapses the same way, as a whole, at its first pending occurrence's start.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError, notFound } from '../../lib/errors.ts';
+import { toDate } from '../../lib/sql-values.ts';
 import { findEventType } from '../availability/availability.service.ts';
 import type { SeriesRef } from '../booking-messages/message-facts.ts';
 import { queueSeriesCancellationMessages, queueSeriesConfirmationMessages, queueSeriesDeclineMessages } from '../booking-messages/message-outbox.ts';
 import type { SeriesPart } from '../booking-messages/message-plan.ts';
-import { confirmPending, declinePending } from '../bookings/booking-confirmation.service.ts';
+import { confirmPending, declineExpired, declinePending, UNCONFIRMED_REASON } from '../bookings/booking-confirmation.service.ts';
 import type { Booking, BookingStatus } from '../bookings/bookings.schemas.ts';
 import { cancelBookingIn } from '../bookings/bookings.service.ts';
 import { readSeries } from './booking-series.rows.ts';
 import type { BookingSeries } from './booking-series.schemas.ts';
+import type { Frequency } from './occurrences.ts';
 
 /** GET /booking-series/{id}: one of the owner's series with every occurrence; another user's is 404. */
 export function getBookingSeries(em: EntityManager, ownerId: string, id: string): Promise<BookingSeries> {
@@ -130,5 +133,57 @@ export async function declineBookingSeries(
     }
     if (declined.length > 1) await queueSeriesDeclineMessages(tx, declined, seriesRefOf(series), now);
     return readSeries(tx, ownerId, input.id);
+  });
+}
+
+/** The decline reason of a series' later requests, declined with the earliest one nobody confirmed before its start. */
+export const UNCONFIRMED_SERIES_REASON = 'Not confirmed before an earlier meeting of its series started.';
+
+/**
+ * A series of requests the host never answered lapses as a whole: once its earliest pending occurrence starts
+ * unconfirmed, every pending occurrence of the series is declined with it, each as the expiry of a single request
+ * does it (its `booking.declined`, its time freed), dated at that start, with one decline e-mail per recipient.
+ * Each series in its own transaction, its row locked first (skipped while another instance or a change of the
+ * series holds it: the next poll sees what is left), then its occurrences earliest first, as the series' other
+ * changes lock them. Returns how many occurrences whose start passed it declined (the expiry worker's batch count).
+ */
+export async function declineUnconfirmedSeries(em: EntityManager, now: Date, batch: number): Promise<number> {
+  const due = await em.execute<{ series_id: string }[]>(
+    `select distinct series_id from booking where status = 'pending' and start_at <= ? and series_id is not null limit ?`,
+    [now, batch],
+  );
+  let declined = 0;
+  for (const { series_id } of due) declined += await declineLapsedSeries(em, series_id, now);
+  return declined;
+}
+
+async function declineLapsedSeries(em: EntityManager, seriesId: string, now: Date): Promise<number> {
+  return em.transactional(async (tx) => {
+    const [series] = await tx.execute<{ owner_id: string; frequency: Frequency; repeat_interval: number }[]>(
+      'select owner_id, frequency, repeat_interval from booking_series where id = ? for update skip locked',
+      [seriesId],
+    );
+    if (!series) return 0;
+    const pending = await tx.execute<{ id: string; invitee_email: string; start_at: string }[]>(
+      `select id, invitee_email, start_at from booking
+        where series_id = ? and owner_id = ? and status = 'pending'
+        order by start_at, id
+        for update`,
+      [seriesId, series.owner_id],
+    );
+    // Confirmed, declined or canceled since the look above: nothing has lapsed.
+    if (!pending[0] || toDate(pending[0].start_at) > now) return 0;
+    const lapsedAt = toDate(pending[0].start_at);
+    const declined: Booking[] = [];
+    for (const [index, row] of pending.entries()) {
+      const booking = { id: row.id, ownerId: series.owner_id, inviteeEmail: row.invitee_email };
+      const reason = index === 0 ? UNCONFIRMED_REASON : UNCONFIRMED_SERIES_REASON;
+      declined.push(await declineExpired(tx, booking, lapsedAt, reason, now, partOf(index, pending.length)));
+    }
+    if (declined.length > 1) {
+      const ref = { id: seriesId, frequency: series.frequency, interval: series.repeat_interval };
+      await queueSeriesDeclineMessages(tx, declined, ref, now, true);
+    }
+    return pending.filter((row) => toDate(row.start_at) <= now).length;
   });
 }

@@ -1,7 +1,7 @@
 /**
  * Approval of bookings by the host (event types with `requiresConfirmation`): a `pending` booking holds its time
  * until the host confirms it (`active`) or declines it (`declined`, its time freed), and one still pending when it
- * starts is declined by the background worker below. Every change runs its list of side effects (webhook event,
+ * starts is declined by the background worker below (with a series' every other request, when it is a series'). Every change runs its list of side effects (webhook event,
  * e-mail: after-booking-change.ts) in its transaction.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -93,6 +93,22 @@ export function declinePending(tx: EntityManager, booking: PendingBooking, reaso
   return decline(tx, booking, now, reason, now, false, series);
 }
 
+/**
+ * The service declines a pending booking the caller locked because nobody confirmed it in time: dated
+ * `declinedAt`, with `reason`, and its part (`series`) when its series' requests lapse together (see
+ * declineUnconfirmedSeries in booking-series.service.ts).
+ */
+export function declineExpired(
+  tx: EntityManager,
+  booking: PendingBooking,
+  declinedAt: Date,
+  reason: string,
+  now: Date,
+  series?: SeriesPart,
+): Promise<Booking> {
+  return decline(tx, booking, declinedAt, reason, now, true, series);
+}
+
 /** `expired`: the service declines it because its start passed unconfirmed. */
 async function decline(
   tx: EntityManager,
@@ -115,19 +131,28 @@ async function decline(
   return declined;
 }
 
+/** How a series' requests lapse together (booking-series.service.ts, a module built on this one, so passed in). */
+export type DeclineUnconfirmedSeries = (em: EntityManager, now: Date, batch: number) => Promise<number>;
+
 /**
- * Declines up to a batch of pending bookings whose start has passed, as of the app's clock, in one transaction.
- * `for update skip locked` lets every instance run this at once without two declining the same booking; the
- * decline is dated at the booking's start, when it stopped being confirmable. Returns how many it declined.
+ * Declines up to a batch of single pending bookings whose start has passed, as of the app's clock, in one
+ * transaction, then (`series`) the series whose first pending occurrence has. `for update skip locked` lets every
+ * instance run this at once without two declining the same booking; the decline is dated at the booking's start,
+ * when it stopped being confirmable. Returns how many bookings whose start passed it declined.
  */
-export async function declineUnconfirmed(em: EntityManager, now: Date, batch: number = PENDING_EXPIRY.batch): Promise<number> {
+export async function declineUnconfirmed(
+  em: EntityManager,
+  now: Date,
+  batch: number = PENDING_EXPIRY.batch,
+  series?: DeclineUnconfirmedSeries,
+): Promise<number> {
   // One indexed look first (booking_pending_start_idx), so an idle poll is a single statement, not a transaction.
   const [due] = await executePrepared(em, 'booking.pending-due', `select 1 from booking where status = 'pending' and start_at <= ? limit 1`, [now]);
   if (!due) return 0;
-  return em.transactional(async (tx) => {
+  const single = await em.transactional(async (tx) => {
     const due = await tx.execute<{ id: string; owner_id: string; invitee_email: string; start_at: string }[]>(
       `select id, owner_id, invitee_email, start_at from booking
-        where status = 'pending' and start_at <= ?
+        where status = 'pending' and start_at <= ? and series_id is null
         order by start_at, id
         limit ? for update skip locked`,
       [now, batch],
@@ -137,14 +162,20 @@ export async function declineUnconfirmed(em: EntityManager, now: Date, batch: nu
     }
     return due.length;
   });
+  return single + (series ? await series(em, now, batch) : 0);
 }
 
 /** The background loop of declineUnconfirmed, on every instance (each with the app's clock). */
-export function startPendingExpiryWorker(options: { emOf: () => EntityManager; clock: Clock; onError: (error: unknown) => void }): {
+export function startPendingExpiryWorker(options: {
+  emOf: () => EntityManager;
+  clock: Clock;
+  series: DeclineUnconfirmedSeries;
+  onError: (error: unknown) => void;
+}): {
   stop(): Promise<void>;
 } {
   return startPollingWorker({
-    runBatch: () => declineUnconfirmed(options.emOf(), options.clock.now()),
+    runBatch: () => declineUnconfirmed(options.emOf(), options.clock.now(), PENDING_EXPIRY.batch, options.series),
     batch: PENDING_EXPIRY.batch,
     pollMs: PENDING_EXPIRY.pollMs,
     onError: options.onError,

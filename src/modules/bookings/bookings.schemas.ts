@@ -12,7 +12,7 @@ export const BookingStatusSchema = z.enum(BOOKING_STATUSES).meta({
   description:
     '`active`: booked. `pending`: waits for the host’s confirmation (event types with `requiresConfirmation`) and ' +
     'holds its time meanwhile. `canceled`: by the host or the invitee. `declined`: the host declined it, or it was ' +
-    'not confirmed before its start; its time is free again.',
+    'not confirmed before its start (in a series, before its series’ first pending occurrence’s); its time is free again.',
   examples: ['active'],
 });
 
@@ -113,7 +113,8 @@ export const BookingSchema = z
       .optional()
       .meta({
         description:
-          'When a pending booking was declined (by the host, or at its start when nobody confirmed it); null otherwise. ' +
+          'When a pending booking was declined (by the host, or at its start when nobody confirmed it, in a series at ' +
+          'the start of its series’ first pending occurrence); null otherwise. ' +
           'Absent only in responses stored before this field existed (idempotent replays, earlier webhook events).',
         examples: [null],
       }),

@@ -86,7 +86,8 @@ export const RescheduleNoticeSchema = noticeSchema('reschedule');
 export const RequiresConfirmationSchema = z.boolean().meta({
   description:
     'New bookings start `pending`, holding their time, until the host confirms (POST /bookings/{id}/confirm) or ' +
-    'declines them; one not confirmed before its start is declined.',
+    'declines them; one not confirmed before its start is declined (a series’ requests all together, when the first ' +
+    'of them starts).',
   examples: [false],
 });
 

@@ -29,21 +29,33 @@ export function seriesCancellation(input: TemplateInput, series: SeriesFacts): M
   };
 }
 
-/** The host declined a series' requests at once: every declined meeting listed, with the host's reason. */
+/** What happened to the series' requests, in the recipient's words (as a single decline says it). */
+function whatHappenedToSeries(input: TemplateInput, count: number): string {
+  const { facts } = input;
+  const host = input.audience === 'host';
+  if (facts.declined?.expired) {
+    const whose = host ? `${facts.invitee.name}’s` : whoseRequest(input);
+    const nobody = host ? 'you did not' : `${facts.host.name} did not`;
+    return `${whose[0]!.toUpperCase()}${whose.slice(1)} request for ${count} meetings of ${facts.eventTypeName} is declined: ${nobody} confirm it before the first one started.`;
+  }
+  if (host) return `You declined ${facts.invitee.name}’s request for ${count} meetings of ${facts.eventTypeName}.`;
+  return `${facts.host.name} declined ${whoseRequest(input)} request for ${count} meetings of ${facts.eventTypeName}.`;
+}
+
+/**
+ * A series' requests declined at once, by the host (with the host's reason) or because nobody confirmed them before
+ * the first one started (`expired`): every declined meeting listed.
+ */
 export function seriesDecline(input: TemplateInput, series: SeriesFacts): MailContent {
   const { facts } = input;
   const count = series.occurrences.length;
   const host = input.audience === 'host';
-  const reason = facts.declined?.reason ? [{ label: 'Reason', value: facts.declined.reason }] : [];
+  const expired = facts.declined?.expired === true;
+  const reason = facts.declined?.reason && !expired ? [{ label: 'Reason', value: facts.declined.reason }] : [];
   return {
     subject: host ? `Declined: ${facts.invitee.name}, ${facts.eventTypeName} (${count} meetings)` : `Declined: ${meetingWithHost(facts)} (${count} meetings)`,
-    heading: 'A request was declined',
-    paragraphs: [
-      host
-        ? `You declined ${facts.invitee.name}’s request for ${count} meetings of ${facts.eventTypeName}.`
-        : `${facts.host.name} declined ${whoseRequest(input)} request for ${count} meetings of ${facts.eventTypeName}.`,
-      'Their times are free again.',
-    ],
+    heading: expired ? 'A request was not confirmed' : 'A request was declined',
+    paragraphs: [whatHappenedToSeries(input, count), 'Their times are free again.'],
     details: [...seriesRows(series, input.zone, { repeats: false }), ...reason],
     action: null,
   };
