@@ -1,8 +1,8 @@
 /**
  * Approval of bookings by the host (event types with `requiresConfirmation`): a `pending` booking holds its time
  * until the host confirms it (`active`) or declines it (`declined`, its time freed), and one still pending when it
- * starts is declined by the background worker below (with a series' every other request, when it is a series'). Every change runs its list of side effects (webhook event,
- * e-mail: after-booking-change.ts) in its transaction.
+ * starts is declined by the background worker below (with its series' other requests, when it is a series').
+ * Every change runs its list of side effects (webhook event, e-mail: after-booking-change.ts) in its transaction.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PENDING_EXPIRY } from '../../config/timeouts.ts';
