@@ -92,5 +92,25 @@ describe('round trips of POST /api/v2/booking-series', () => {
     const counts = new Map<string, number>();
     for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1);
     console.log([...counts].map(([name, n]) => `${n} × ${name}`).join('\n'));
+    expect(names).toEqual([
+      'begin',
+      'event-type',
+      'with listed as ( select user_id from eve',
+      'booking.host-locks-purging',
+      // The hosts' busy time for the whole series, read once under their locks; every occurrence decided on it.
+      'host-busy',
+      'savepoint series_plan',
+      'booking.busy-blocks',
+      'release savepoint series_plan',
+      // The series row, the 52 bookings and their links to their blocks.
+      'booking-series.create',
+      // The invitee's contact once, a webhook event and the reminders of each occurrence, 24 writes a statement.
+      ...Array.from({ length: 5 }, () => expect.stringMatching(/^with /)),
+      // The series' one confirmation per recipient.
+      'booking-message.queue',
+      'select s.id, s.owner_id, s.event_type_id',
+      'select b.id, b.owner_id, b.host_id, b.ev',
+      'commit',
+    ]);
   });
 });

@@ -2,7 +2,7 @@
  * Booking a series: every occurrence an ordinary booking, all written in ONE booking transaction or none. The
  * occurrences are reserved under the hosts' calendar locks (series-reservation.ts), then the series row with every
  * booking (one statement), every booking's after-booking effects (webhooks, reminders, calendar write-back; their
- * writes that need no answer in one statement), then the series' one confirmation per recipient (not one per
+ * writes that need no answer a few statements together), then the series' one confirmation per recipient (not one per
  * occurrence, each occurrence's manage link in the invitee's); any refusal rolls everything back, so a losing
  * series leaves nothing behind (and the hold of its first occurrence, if any, kept).
  */
@@ -140,8 +140,8 @@ async function bookSeries(
   );
   const tokensByBooking: Record<string, string> = {};
   const occurrences: Booking[] = [];
-  // Every occurrence's writes that need no answer go in ONE statement (its text varies with the occurrences):
-  // the hosts' locks are held meanwhile.
+  // Every occurrence's writes that need no answer go together (a statement per 24; their text varies with the
+  // occurrences): the hosts' locks are held meanwhile.
   const batch = new WriteBatch({ prepare: false });
   for (const [index, { converted_lead_ids: convertedLeadIds, ...inserted }] of created.entries()) {
     const booking = toBooking({ ...inserted, event_type_name: eventType.name, event_type_slug: eventType.slug });

@@ -146,10 +146,10 @@ async function attemptPlan(
 function decidePlan(question: SeriesQuestion, plan: Plan, availability: readonly HostAvailability[]) {
   const { eventType, durationMin, now } = question;
   const maxCount = eventType.recurrenceMaxCount ?? 1;
-  const calendars: PlanCalendar[] = availability.map((host) => ({
+  const calendars: PlanCalendar[] = availability.map(({ counted, ...host }) => ({
     ...host,
     busy: [...host.busy],
-    ...(host.counted === undefined ? {} : { counted: Array.from(host.counted) }),
+    ...(counted === undefined ? {} : { counted: Array.from(counted) }),
   }));
   const granted: Granted = new Map();
   const failures: FailedOccurrence[] = [];
