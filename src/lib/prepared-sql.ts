@@ -8,6 +8,8 @@ import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql'
  * prepared statement on every connection. A text past MAX_STATEMENTS runs unprepared.
  */
 const MAX_STATEMENTS = 256;
+/** With ':' and up to eight digits of sequence, a name fits PostgreSQL's 63 bytes. */
+const MAX_LABEL = 54;
 
 interface Statement {
   name: string;
@@ -27,6 +29,19 @@ let sequence = 0;
 export async function executePrepared<T>(em: EntityManager, label: string, sql: string, params: readonly unknown[]): Promise<T[]> {
   const statement = statementFor(label, sql);
   if (!statement) return em.execute<T[]>(sql, [...params]);
+  return execute<T>(em, statement, params);
+}
+
+/**
+ * A statement whose text varies from call to call (a series' writes, one expression per occurrence) with bound
+ * parameters, parsed and planned for this call only: kept as a prepared statement, each text would take a place
+ * of MAX_STATEMENTS and stay on every connection.
+ */
+export async function executeOnce<T>(em: EntityManager, sql: string, params: readonly unknown[]): Promise<T[]> {
+  return execute<T>(em, { text: numberPlaceholders(sql) }, params);
+}
+
+async function execute<T>(em: EntityManager, statement: { name?: string; text: string }, params: readonly unknown[]): Promise<T[]> {
   const transaction = em.getTransactionContext() as TransactionContext | undefined;
   if (transaction) {
     // Kysely's compiled query, its text replaced by pg's query config: a fresh one per call, pg writes the values into it.
@@ -34,7 +49,7 @@ export async function executePrepared<T>(em: EntityManager, label: string, sql: 
       sql: { name: statement.name, text: statement.text },
       parameters: [...params],
       query: { kind: 'RawNode', sqlFragments: [statement.text], parameters: [] },
-      queryId: { queryId: statement.name },
+      queryId: { queryId: statement.name ?? 'unnamed' },
     };
     const result = await transaction.getExecutor().provideConnection((connection) => connection.executeQuery<T>(query));
     return result.rows;
@@ -47,7 +62,8 @@ export async function executePrepared<T>(em: EntityManager, label: string, sql: 
 function statementFor(label: string, sql: string): Statement | undefined {
   const known = statements.get(sql);
   if (known || statements.size >= MAX_STATEMENTS) return known;
-  const statement = { name: `${label}:${++sequence}`, text: numberPlaceholders(sql) };
+  // PostgreSQL keeps a statement's name to 63 bytes: a longer one would collide with another of the same beginning.
+  const statement = { name: `${label.slice(0, MAX_LABEL)}:${++sequence}`, text: numberPlaceholders(sql) };
   statements.set(sql, statement);
   return statement;
 }

@@ -197,6 +197,25 @@ describe('POST /booking-series', () => {
     expect(res.body.details).toEqual([expect.objectContaining({ code: 'daily_limit', path: ['occurrences', 1], startAt: '2026-12-02T08:00:00.000Z' })]);
   });
 
+  it('a group series takes a seat in a session already booked, and a new session on the other dates', async () => {
+    const { user, eventType } = await hostWith({ kind: 'group', seatsPerSlot: 3 });
+    const single = await bookOne(user, eventType.id, TUESDAYS[1]!);
+    expect(single.status).toBe(201);
+    const res = await bookSeries(user, eventType.id, TUESDAYS[0]!, weekly(3));
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const blocks = await t.em().execute<{ booking_id: string; busy_block_id: string; seats_taken: number }[]>(
+      `select l.booking_id, l.busy_block_id, bb.seats_taken from booking_busy_block l join busy_block bb on bb.id = l.busy_block_id
+        where bb.host_id = ? order by bb.start_at, l.booking_id`,
+      [user.id],
+    );
+    const [first, second, third] = res.body.bookings as { id: string }[];
+    const blockOf = (bookingId: string) => blocks.find((block) => block.booking_id === bookingId)!;
+    expect(blockOf(second!.id).busy_block_id).toBe(blockOf(single.body.id).busy_block_id);
+    expect(blockOf(second!.id).seats_taken).toBe(2);
+    expect([blockOf(first!.id).seats_taken, blockOf(third!.id).seats_taken]).toEqual([1, 1]);
+    expect(new Set(blocks.map((block) => block.busy_block_id)).size).toBe(3);
+  });
+
   it('an event type without series, or a series longer than its maxCount: 409 naming why', async () => {
     const { user, eventType } = await hostWith({ recurrence: null });
     const none = await bookSeries(user, eventType.id, TUESDAYS[0]!, weekly(2));

@@ -35,7 +35,7 @@ describe('a booking converts the matching lead', () => {
     t = await startTestApp({ clock: fixedClock(NOW) });
     owner = await createUserWithToken(t.em(), { timezone: 'UTC' });
     await setSchedule(t.em(), owner.id, WEEKDAYS_9_TO_5);
-    eventTypeId = (await createEventType(t.em(), owner.id)).id;
+    eventTypeId = (await createEventType(t.em(), owner.id, { recurrence: { maxCount: 4 } })).id;
     otherEventTypeId = (await createEventType(t.em(), owner.id)).id;
   });
   afterAll(() => t.close());
@@ -90,5 +90,26 @@ describe('a booking converts the matching lead', () => {
       });
     expect(res.status).toBe(201);
     expect((await lead(done)).booking_id).toBe(previous!.id);
+  });
+
+  it('a series converts the lead with its first occurrence, and the contact counts every occurrence', async () => {
+    const matching = await addLead(eventTypeId, 'sam.series@example.test');
+    const res = await t.http
+      .post('/api/v2/booking-series')
+      .set(...bearer(owner.token))
+      .send({
+        eventTypeId,
+        startAt: '2026-03-03T09:00:00Z',
+        durationMin: 30,
+        invitee: { name: 'Sam Series', email: 'Sam.Series@example.test', timezone: 'UTC' },
+        recurrence: { frequency: 'weekly', interval: 1, count: 3 },
+      });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect((await lead(matching)).booking_id).toBe(res.body.bookings[0].id);
+    const [contact] = await t.em().execute(
+      'select kind, status, meetings from contact where owner_id = ? and email_key = ?',
+      [owner.id, 'sam.series@example.test'],
+    );
+    expect(contact).toEqual({ kind: 'client', status: 'client', meetings: 3 });
   });
 });

@@ -83,6 +83,20 @@ export async function decideSlot(tx: EntityManager, question: SlotQuestion, lock
 }
 
 /**
+ * The same decision on busy time the caller read itself under the hosts' locks (`loadHostAvailability`): a series
+ * reads its hosts' time once for all its occurrences, and each is decided as decideSlot decides a single booking.
+ */
+export function decideOnAvailability(
+  eventType: EventTypeRecord,
+  start: number,
+  durationMin: number,
+  now: Date,
+  availability: readonly HostAvailability[],
+): SlotDecision {
+  return decideOn(eventType, slotRules(eventType, durationMin, now, start, start + durationMin * MINUTE), start, availability);
+}
+
+/**
  * The event type to book (undefined when unknown, or not the owner's) and, for an owner, its hosts' calendars for
  * the slot in the same statement GET /availability runs (none when it is inactive: it is refused next). The
  * public page's has no owner to match, so its calendars are read with the decision.

@@ -1,26 +1,20 @@
 /**
  * Booking a series: every occurrence an ordinary booking, all written in ONE booking transaction or none. The
- * occurrences are reserved under the hosts' calendar locks (series-reservation.ts), then the series row and each
- * booking with its after-booking effects (webhooks, reminders, calendar write-back) are written, then the series'
- * one confirmation per recipient (not one per occurrence, each occurrence's manage link in the invitee's); any refusal rolls everything back, so a losing series leaves nothing behind (and the hold of its first occurrence, if any, kept).
+ * occurrences are reserved under the hosts' calendar locks (series-reservation.ts), then the series row with every
+ * booking (one statement), every booking's after-booking effects (webhooks, reminders, calendar write-back; their
+ * writes that need no answer a few statements together), then the series' one confirmation per recipient (not one per
+ * occurrence, each occurrence's manage link in the invitee's); any refusal rolls everything back, so a losing
+ * series leaves nothing behind (and the hold of its first occurrence, if any, kept).
  */
 import { resolveBookingLocation } from '../bookings/booking-location.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError, invalidField, notFound } from '../../lib/errors.ts';
 import type { IdempotencyScope } from '../../lib/idempotency-key.ts';
 import { newId } from '../../lib/ids.ts';
-import { executePrepared } from '../../lib/prepared-sql.ts';
+import { WriteBatch } from '../../lib/sql-writes.ts';
 import { findEventType } from '../availability/availability.service.ts';
 import { runAfterBooking } from '../bookings/after-booking.ts';
-import {
-  assertBookable,
-  BOOKING_STATEMENTS,
-  type BookingCaller,
-  bookingInsertParams,
-  type CreatedBookingRow,
-  hostsHintKey,
-  refreshBeforeDeciding,
-} from '../bookings/booking-creation.service.ts';
+import { assertBookable, type BookingCaller, bookingValues, hostsHintKey, refreshBeforeDeciding } from '../bookings/booking-creation.service.ts';
 import { toBooking } from '../bookings/booking.rows.ts';
 import type { Booking } from '../bookings/bookings.schemas.ts';
 import { queueNewSeriesMessages } from '../booking-messages/message-outbox.ts';
@@ -123,53 +117,59 @@ async function bookSeries(
     hold,
   });
   const seriesId = newId();
-  await insertSeries(tx, {
-    id: seriesId,
-    owner_id: ownerId,
-    event_type_id: eventType.id,
-    host_id: reserved.hostId,
-    frequency: input.recurrence.frequency,
-    repeat_interval: input.recurrence.interval,
-    occurrence_count: input.recurrence.count,
-    time_zone: reserved.timeZone,
-    first_start_at: reserved.slots[0]!.start,
-    created_at: now,
-  });
   const location = resolveBookingLocation(eventType.locations, input);
-  const manageTokens: string[] = [];
+  const manages = reserved.slots.map(() => options.newManageToken?.());
+  const created = await insertSeries(
+    tx,
+    {
+      id: seriesId,
+      owner_id: ownerId,
+      event_type_id: eventType.id,
+      host_id: reserved.hostId,
+      frequency: input.recurrence.frequency,
+      repeat_interval: input.recurrence.interval,
+      occurrence_count: input.recurrence.count,
+      time_zone: reserved.timeZone,
+      first_start_at: reserved.slots[0]!.start,
+      created_at: now,
+    },
+    reserved.slots.map((slot, index) => ({
+      values: bookingValues({ id: newId(), eventType, hostId: slot.hostId, start: slot.start, end: slot.end, blockIds: slot.blockIds, location, seriesId }, input, manages[index]?.hash ?? null, now),
+      blockIds: slot.blockIds,
+    })),
+  );
   const tokensByBooking: Record<string, string> = {};
   const occurrences: Booking[] = [];
-  for (const slot of reserved.slots) {
-    const manage = options.newManageToken?.();
-    if (manage) manageTokens.push(manage.token);
-    const row = { id: newId(), eventType, hostId: slot.hostId, start: slot.start, end: slot.end, blockIds: slot.blockIds, location, seriesId };
-    const occurrence = { ...input, start: slot.start.toISOString() };
-    const [created] = await executePrepared<CreatedBookingRow>(
-      tx,
-      'booking.create',
-      BOOKING_STATEMENTS.create,
-      bookingInsertParams(row, occurrence, manage?.hash ?? null, now),
-    );
-    const { converted_lead_ids: convertedLeadIds, ...inserted } = created!;
+  // Every occurrence's writes that need no answer go together (a statement per 24; their text varies with the
+  // occurrences): the hosts' locks are held meanwhile.
+  const batch = new WriteBatch({ prepare: false });
+  for (const [index, { converted_lead_ids: convertedLeadIds, ...inserted }] of created.entries()) {
     const booking = toBooking({ ...inserted, event_type_name: eventType.name, event_type_slug: eventType.slug });
-    await runAfterBooking(tx, {
-      booking,
-      ownerId,
-      inviteeEmail: input.invitee.email,
-      convertedLeadIds,
-      reminders: eventType.reminders,
-      notifications: eventType.notifications,
-      manageToken: manage?.token,
-      inSeries: true,
-      now,
-    });
+    const manageToken = manages[index]?.token;
+    await runAfterBooking(
+      tx,
+      {
+        booking,
+        ownerId,
+        inviteeEmail: input.invitee.email,
+        convertedLeadIds,
+        reminders: eventType.reminders,
+        notifications: eventType.notifications,
+        manageToken,
+        inSeries: true,
+        writesBack: reserved.slots[index]!.writesBack,
+        now,
+      },
+      batch,
+    );
     occurrences.push(booking);
-    if (manage) tokensByBooking[booking.id] = manage.token;
+    if (manageToken) tokensByBooking[booking.id] = manageToken;
   }
+  await batch.flush(tx);
   if (eventType.notifications) {
     const { frequency, interval } = input.recurrence;
     await queueNewSeriesMessages(tx, occurrences, { id: seriesId, frequency, interval }, tokensByBooking, now);
   }
   const series = await readSeries(tx, ownerId, seriesId);
-  return options.newManageToken ? { series, manageTokens } : { series };
+  return options.newManageToken ? { series, manageTokens: manages.map((manage) => manage!.token) } : { series };
 }

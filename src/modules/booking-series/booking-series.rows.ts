@@ -1,12 +1,15 @@
 /**
  * The `booking_series` table as the service reads it (SQL, like `booking`, whose rows it groups): its columns
- * described once, the insert, and the one read of a series with its occurrences.
+ * described once, the insert of a series with its occurrences, and the one read of a series with them.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { notFound } from '../../lib/errors.ts';
+import { executePrepared } from '../../lib/prepared-sql.ts';
 import { type SqlTimestamp, toIsoString } from '../../lib/sql-values.ts';
 import { column, insertInto, type RowOf, selectList } from '../../lib/table-columns.ts';
-import { BOOKING_COLUMNS, BOOKING_FROM, type BookingRow, toBooking } from '../bookings/booking.rows.ts';
+import { BOOKING_INSERT_COLUMNS, BOOKING_INSERT_VALUES, type BookingValues, type CreatedBookingRow } from '../bookings/booking-creation.service.ts';
+import { BOOKING_COLUMNS, BOOKING_FROM, BOOKING_RETURNING, type BookingRow, toBooking } from '../bookings/booking.rows.ts';
+import { contactLockKey } from '../contacts/contacts.projection.ts';
 import type { BookingSeries } from './booking-series.schemas.ts';
 import type { Frequency } from './occurrences.ts';
 
@@ -41,12 +44,62 @@ export const SERIES_INSERT = insertInto('booking_series', {
   created_at: '?',
 });
 
-export async function insertSeries(tx: EntityManager, row: SeriesOwnRow): Promise<void> {
-  await tx.execute(
-    SERIES_INSERT,
-    [row.id, row.owner_id, row.event_type_id, row.host_id, row.frequency, row.repeat_interval, row.occurrence_count, row.time_zone, row.first_start_at, row.created_at],
-    'run',
-  );
+/** The columns that differ between a series' occurrences, with their types; every other is the same for all. */
+const PER_OCCURRENCE = { id: 'text', host_id: 'text', start_at: 'timestamptz', end_at: 'timestamptz', manage_token_hash: 'text' } as const;
+const isPerOccurrence = (column: string): column is keyof typeof PER_OCCURRENCE => column in PER_OCCURRENCE;
+const SHARED_COLUMNS = BOOKING_INSERT_COLUMNS.filter((column) => !isPerOccurrence(column));
+
+/**
+ * A series and all its bookings in ONE statement, each booking as BOOKING_STATEMENTS.create writes one: its row,
+ * its links to its busy blocks, the invitee's open leads on the event type converted (by the first occurrence),
+ * the invitee's contact lock; foreign keys are checked at its end. Parameters: insertSeriesParams.
+ */
+const SERIES_WITH_OCCURRENCES_SQL = `with series as (
+       ${SERIES_INSERT}
+     ), inserted as (
+       insert into booking (${BOOKING_INSERT_COLUMNS.join(', ')})
+       select ${BOOKING_INSERT_COLUMNS.map((column) => (isPerOccurrence(column) ? `o.${column}` : BOOKING_INSERT_VALUES[column])).join(', ')}
+         from unnest(${Object.values(PER_OCCURRENCE)
+           .map((type) => `?::${type}[]`)
+           .join(', ')}) as o(${Object.keys(PER_OCCURRENCE).join(', ')})
+       returning ${BOOKING_RETURNING}
+     ), linked as (
+       insert into booking_busy_block (booking_id, busy_block_id) select * from unnest(?::text[], ?::text[])
+     ), converted as (
+       update lead set booking_id = ?, completed_at = ?, updated_at = ?
+        where lead.event_type_id = ? and lower(lead.email) = lower(?) and lead.booking_id is null
+       returning lead.id
+     )
+     select inserted.*, array(select id from converted) as converted_lead_ids
+       from inserted cross join (select pg_advisory_xact_lock(hashtextextended(?, 0))) as contact_lock`;
+
+/** An occurrence to write: its booking's values (bookingValues) and its busy blocks. */
+export interface OccurrenceValues {
+  values: BookingValues;
+  blockIds: readonly string[];
+}
+
+/**
+ * Writes the series and its occurrences (the first one converting the invitee's leads); their rows in the same
+ * order, as BOOKING_STATEMENTS.create returns one, each with the leads it converted.
+ */
+export async function insertSeries(tx: EntityManager, series: SeriesOwnRow, occurrences: readonly OccurrenceValues[]): Promise<CreatedBookingRow[]> {
+  const first = occurrences[0]!.values;
+  const rows = await executePrepared<CreatedBookingRow>(tx, 'booking-series.create', SERIES_WITH_OCCURRENCES_SQL, [
+    ...[series.id, series.owner_id, series.event_type_id, series.host_id, series.frequency, series.repeat_interval],
+    ...[series.occurrence_count, series.time_zone, series.first_start_at, series.created_at],
+    ...SHARED_COLUMNS.map((column) => first[column]),
+    ...Object.keys(PER_OCCURRENCE).map((column) => occurrences.map(({ values }) => values[column as keyof typeof PER_OCCURRENCE])),
+    occurrences.flatMap(({ values, blockIds }) => blockIds.map(() => values.id)),
+    occurrences.flatMap(({ blockIds }) => blockIds),
+    ...[first.id, first.created_at, first.created_at, first.event_type_id, first.invitee_email],
+    contactLockKey(String(first.owner_id), String(first.invitee_email)),
+  ]);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return occurrences.map(({ values }, index) => {
+    const row = byId.get(String(values.id))!;
+    return index === 0 ? row : { ...row, converted_lead_ids: [] };
+  });
 }
 
 export function toBookingSeries(row: SeriesRow, bookings: BookingRow[]): BookingSeries {

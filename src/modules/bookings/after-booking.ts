@@ -72,8 +72,9 @@ export const AFTER_BOOKING: readonly AfterBookingEffect[] = [
   queueMessages,
 ];
 
-export async function runAfterBooking(tx: EntityManager, booked: NewBooking): Promise<void> {
-  const batch = new WriteBatch();
+/** With `shared` (a series' occurrences), the writes are added to it and its owner flushes it once for all. */
+export async function runAfterBooking(tx: EntityManager, booked: NewBooking, shared?: WriteBatch): Promise<void> {
+  const batch = shared ?? new WriteBatch();
   for (const effect of AFTER_BOOKING) await effect(tx, booked, batch);
-  await batch.flush(tx);
+  if (!shared) await batch.flush(tx);
 }

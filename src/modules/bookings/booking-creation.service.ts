@@ -92,7 +92,7 @@ export function hostsHintKey(eventTypeId: string, caller: BookingCaller): string
 }
 
 /** What a new booking writes, column by column: `?` is a parameter, in `bookingInsertParams`' order. */
-const BOOKING_INSERT_VALUES = {
+export const BOOKING_INSERT_VALUES = {
   id: '?',
   owner_id: '?',
   host_id: '?',
@@ -144,49 +144,59 @@ export const BOOKING_STATEMENTS = {
 /** What `BOOKING_STATEMENTS.create` returns: the new row as readBooking reads it, less the event type's columns. */
 export type CreatedBookingRow = BookingOwnRow & { converted_lead_ids: string[] };
 
+/** What a new booking writes, by column (BOOKING_INSERT_VALUES' keys). */
+export type BookingValues = Record<keyof typeof BOOKING_INSERT_VALUES, unknown>;
+
+/** The row a booking to create is written from. */
+export interface NewBookingRow {
+  id: string;
+  eventType: EventTypeRecord;
+  hostId: string;
+  start: Date;
+  end: Date;
+  blockIds: readonly string[];
+  /** Where it happens, resolved from the request (`resolveBookingLocation`). */
+  location: BookingLocation | null;
+  seriesId?: string;
+}
+
+/** What a booking's values take from its request (a series' too). */
+type BookingRequest = Pick<CreateBookingInput, 'durationMin' | 'invitee' | 'guests' | 'answers' | 'notes'>;
+
+export function bookingValues(row: NewBookingRow, input: BookingRequest, manageTokenHash: string | null, now: Date): BookingValues {
+  return {
+    id: row.id,
+    owner_id: row.eventType.ownerId,
+    host_id: row.hostId,
+    event_type_id: row.eventType.id,
+    start_at: row.start,
+    end_at: row.end,
+    duration_min: input.durationMin,
+    status: row.eventType.requiresConfirmation ? 'pending' : 'active',
+    invitee_name: input.invitee.name,
+    invitee_email: input.invitee.email,
+    invitee_timezone: input.invitee.timezone,
+    invitee_phone: input.invitee.textReminderNumber ?? null,
+    invitee_sms_opt_in: input.invitee.smsOptIn ?? false,
+    guests: JSON.stringify(input.guests ?? []),
+    answers: JSON.stringify(input.answers ?? []),
+    notes: input.notes ?? null,
+    location_kind: row.location?.kind ?? null,
+    location_value: row.location?.value ?? null,
+    manage_token_hash: manageTokenHash,
+    series_id: row.seriesId ?? null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/** The columns of BOOKING_INSERT_VALUES, in its order (each written from one parameter). */
+export const BOOKING_INSERT_COLUMNS = Object.keys(BOOKING_INSERT_VALUES) as (keyof typeof BOOKING_INSERT_VALUES)[];
+
 /** The parameters of `BOOKING_STATEMENTS.create`, in its order. */
-export function bookingInsertParams(
-  row: {
-    id: string;
-    eventType: EventTypeRecord;
-    hostId: string;
-    start: Date;
-    end: Date;
-    blockIds: readonly string[];
-    /** Where it happens, resolved from the request (`resolveBookingLocation`). */
-    location: BookingLocation | null;
-    seriesId?: string;
-  },
-  input: CreateBookingInput,
-  manageTokenHash: string | null,
-  now: Date,
-): unknown[] {
-  return [
-    row.id,
-    row.eventType.ownerId,
-    row.hostId,
-    row.eventType.id,
-    row.start,
-    row.end,
-    input.durationMin,
-    row.eventType.requiresConfirmation ? 'pending' : 'active',
-    input.invitee.name,
-    input.invitee.email,
-    input.invitee.timezone,
-    input.invitee.textReminderNumber ?? null,
-    input.invitee.smsOptIn ?? false,
-    JSON.stringify(input.guests ?? []),
-    JSON.stringify(input.answers ?? []),
-    input.notes ?? null,
-    row.location?.kind ?? null,
-    row.location?.value ?? null,
-    manageTokenHash,
-    row.seriesId ?? null,
-    now,
-    now,
-    row.blockIds,
-    contactLockKey(row.eventType.ownerId, input.invitee.email),
-  ];
+export function bookingInsertParams(row: NewBookingRow, input: CreateBookingInput, manageTokenHash: string | null, now: Date): unknown[] {
+  const values = bookingValues(row, input, manageTokenHash, now);
+  return [...BOOKING_INSERT_COLUMNS.map((column) => values[column]), row.blockIds, contactLockKey(row.eventType.ownerId, input.invitee.email)];
 }
 
 async function bookSlot(
