@@ -36,9 +36,9 @@ export async function runWrites(tx: EntityManager, writes: readonly SqlWrite[], 
 }
 
 /**
- * Writes gathered in list order, run together by `flush` (MAX_WRITES_PER_STATEMENT a statement). A write equal to one already gathered (the same label
- * and parameters: the invitee's contact, recomputed after each occurrence of a series) is kept once, as two
- * expressions of one statement must not change the same row. `prepare: false` for a batch whose text varies
+ * Writes gathered in list order, run together by `flush` (MAX_WRITES_PER_STATEMENT a statement). A write equal
+ * to one already gathered (the same label and parameters: the invitee's contact, recomputed after each occurrence
+ * of a series) is kept once, as two expressions of one statement must not change the same row. `prepare: false` for a batch whose text varies
  * from call to call (one expression per occurrence of a series): see executeOnce.
  */
 export class WriteBatch {
