@@ -14,26 +14,8 @@ import { UNCONFIRMED_REASON } from '../../src/modules/bookings/booking-confirmat
 import { setSchedule } from '../bookings/fixtures.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
-import { eventually, type MailServer, mailsTo, type MessageView, type ReceivedMail, startMailServer } from './support.ts';
+import { eventually, type MailServer, mailsTo, type MessageView, type ReceivedMail, startMailServer, EVERY_DAY, inLisbon, LISBON, startIn } from './support.ts';
 
-const ALL_DAY = [{ start: '00:00', end: '24:00' }];
-const EVERY_DAY = { monday: ALL_DAY, tuesday: ALL_DAY, wednesday: ALL_DAY, thursday: ALL_DAY, friday: ALL_DAY, saturday: ALL_DAY, sunday: ALL_DAY };
-const HALF_HOUR = 30 * 60_000;
-const LISBON = 'Europe/Lisbon';
-
-function startIn(days: number, hour: number): string {
-  const day = new Date(Date.now() + days * 86_400_000);
-  day.setUTCHours(hour, 0, 0, 0);
-  return day.toISOString();
-}
-
-/** A half-hour meeting's time as the invitee's mail writes it (their zone, named). */
-function inLisbon(startAt: string): string {
-  const start = Date.parse(startAt);
-  const day = new Intl.DateTimeFormat('en-GB', { timeZone: LISBON, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(start);
-  const time = (at: number) => new Intl.DateTimeFormat('en-GB', { timeZone: LISBON, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at);
-  return `${day}, ${time(start)}–${time(start + HALF_HOUR)} (${LISBON})`;
-}
 
 const calendarParts = (mail: ReceivedMail) => mail.parsed.attachments.filter((attachment) => attachment.contentType.startsWith('text/calendar'));
 

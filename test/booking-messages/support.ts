@@ -141,3 +141,24 @@ export interface MessageView {
   serverReply: string | null;
   resentFrom: string | null;
 }
+
+/** Open all day, every day: a series can fall on any date. */
+const ALL_DAY = [{ start: '00:00', end: '24:00' }];
+export const EVERY_DAY = { monday: ALL_DAY, tuesday: ALL_DAY, wednesday: ALL_DAY, thursday: ALL_DAY, friday: ALL_DAY, saturday: ALL_DAY, sunday: ALL_DAY };
+const HALF_HOUR = 30 * 60_000;
+export const LISBON = 'Europe/Lisbon';
+
+/** `days` from now at `hour` o'clock UTC. */
+export function startIn(days: number, hour: number): string {
+  const day = new Date(Date.now() + days * 86_400_000);
+  day.setUTCHours(hour, 0, 0, 0);
+  return day.toISOString();
+}
+
+/** A half-hour meeting's time as the invitee's mail writes it (their zone, named). */
+export function inLisbon(startAt: string): string {
+  const start = Date.parse(startAt);
+  const day = new Intl.DateTimeFormat('en-GB', { timeZone: LISBON, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(start);
+  const time = (at: number) => new Intl.DateTimeFormat('en-GB', { timeZone: LISBON, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at);
+  return `${day}, ${time(start)}–${time(start + HALF_HOUR)} (${LISBON})`;
+}
