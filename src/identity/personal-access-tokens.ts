@@ -71,7 +71,7 @@ export async function resolvePersonalAccessToken(em: EntityManager, token: strin
   if (!row || row.revoked_at || (row.expires_at && toDate(row.expires_at) <= now)) return null;
   let lastUsed = row.last_used_at ? toDate(row.last_used_at) : null;
   if (!lastUsed || now.getTime() - lastUsed.getTime() > LAST_USED_PRECISION_MS) {
-    await em.execute('update personal_access_token set last_used_at = ? where id = ?', [now, row.id], 'run');
+    await executePrepared(em, 'personal-access-token.used', 'update personal_access_token set last_used_at = ? where id = ?', [now, row.id]);
     lastUsed = now;
   }
   // Reused (by the principal cache) no longer than the last-used time may lag, nor past the token's expiry.

@@ -68,6 +68,11 @@ describe('round trips of POST /api/v2/bookings', () => {
     expect((await book('2026-03-02T10:00:00Z')).status).toBe(201);
     const { before, inside } = bookingTransaction();
     expect(before?.name).toMatch(/^booking\.event-type-calendars:/);
+    // Before the transaction too (the rate limit, the hosts' stale calendars, the first look), every statement is
+    // prepared; the principal cache's `select 1` proofs run on a connection of their own.
+    const outside = sent.slice(0, sent.indexOf(inside[0]!)).filter((statement) => statement.text !== 'select 1');
+    expect(outside.filter((statement) => statement.name === undefined).map((statement) => statement.text)).toEqual([]);
+    expect(outside.map((statement) => statement.name?.replace(/:\d+$/, ''))).toContain('calendars.stale-connections');
     expect(inside.map((statement) => statement.name?.replace(/:\d+$/, '') ?? statement.text)).toEqual([
       'begin',
       // The hosts' locks, bounding the booking's lock waits and taking out their ended slot holds' blocks in the

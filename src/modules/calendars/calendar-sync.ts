@@ -238,7 +238,9 @@ export interface StaleRefresh {
  */
 export async function refreshStaleCalendars(em: EntityManager, eventTypeId: string, refresh: StaleRefresh): Promise<void> {
   const now = refresh.settings.clock.now();
-  const stale = await em.execute<{ id: string }[]>(
+  const stale = await executePrepared<{ id: string }>(
+    em,
+    'calendars.stale-connections',
     `select c.id from calendar_connection c
       where c.owner_id = any(array(
               select h.user_id from event_type_host h join event_type et on et.id = h.event_type_id
