@@ -1,3 +1,4 @@
+import type { PostgreSqlConnection } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/lib/clock.ts';
@@ -96,5 +97,25 @@ describe('round trips of POST /api/v2/bookings', () => {
     expect(names.slice(0, 4)).toEqual(['begin', 'idempotency.forget-expired', 'idempotency.claim', 'booking.event-type-calendars']);
     expect(names.slice(-2)).toEqual(['idempotency.store', 'commit']);
     expect(inside.filter((statement) => statement.name === undefined).map((statement) => statement.text)).toEqual(['begin', 'commit']);
+  });
+
+  it('keeps a generic plan of every statement it prepares, once PostgreSQL has made its first five custom ones', async () => {
+    for (let hour = 9; hour < 17; hour++) expect((await book(`2026-03-03T${String(hour).padStart(2, '0')}:00:00Z`)).status).toBe(201);
+    const pool = await (t.orm.em.getConnection() as PostgreSqlConnection).getNativeClient();
+    const idle = await Promise.all(Array.from({ length: pool.idleCount }, () => pool.connect()));
+    try {
+      const plans = [];
+      for (const client of idle) {
+        const { rows } = await client.query<{ name: string; custom_plans: string }>(
+          "select name, custom_plans from pg_prepared_statements where name like 'booking.%' or name like 'host-busy%'",
+        );
+        plans.push(...rows);
+      }
+      expect(plans.map((plan) => plan.name)).toContainEqual(expect.stringMatching(/^host-busy:/));
+      // A statement planned afresh on every call (PostgreSQL found its generic plan costlier) shows as more custom plans.
+      expect(plans.filter((plan) => Number(plan.custom_plans) > 5)).toEqual([]);
+    } finally {
+      for (const client of idle) client.release();
+    }
   });
 });
