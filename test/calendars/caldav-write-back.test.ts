@@ -118,6 +118,8 @@ describe('bookings written back to a CalDAV calendar (Radicale)', () => {
     );
     const [busy] = await t.em().execute<{ n: number }[]>('select count(*)::int as n from calendar_busy where host_id = ?', [setup.host.id]);
     expect(busy!.n).toBe(0);
+    // Read as a change since the first sync, not the whole calendar again.
+    expect(radicale.reports(setup.calendarPath).map((report) => report.kind)).toEqual(['calendar-query', 'sync-collection', 'calendar-multiget']);
 
     const moved = await t.http
       .post(`/api/v2/bookings/${id}/reschedule`)

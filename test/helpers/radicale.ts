@@ -23,13 +23,28 @@ export interface RadicaleAccount {
   calendarText(calendarPath: string): Promise<string>;
 }
 
+export interface ProxiedRequest {
+  method: string;
+  path: string;
+  body: string;
+}
+
+export interface CannedAnswer {
+  status: number;
+  body: string;
+}
+
 export interface Radicale {
   /** The server as the service reaches it: through a proxy that records every request. */
   url: string;
   /** Every request the proxy received, in order. */
-  requests: { method: string; path: string }[];
+  requests: ProxiedRequest[];
+  /** The REPORTs sent to a path, in order: their kind (`sync-collection`, `calendar-query`...) and the hrefs asked for. */
+  reports(path: string): { kind: string; hrefs: string[] }[];
   /** Makes the proxy answer `status` itself (to `methods` only, when given) instead of passing requests on; null heals it. */
   failWith(status: number | null, methods?: string[]): void;
+  /** Lets `answer` answer a request itself (undefined: pass it on), as a server unlike Radicale would; null heals it. */
+  intercept(answer: ((request: ProxiedRequest) => CannedAnswer | undefined) | null): void;
   /** Account `index` (0 to accounts - 1), so that tests of one file keep to calendars of their own. */
   account(index: number): RadicaleAccount;
   close(): Promise<void>;
@@ -79,14 +94,24 @@ export async function startRadicale(accounts = 8): Promise<Radicale> {
     throw error;
   }
   const requests: Radicale['requests'] = [];
-  const failure: Failure = { status: null };
+  const failure: Failure = { status: null, answer: null };
   const proxy = await startRecordingProxy(port, requests, failure);
   return {
     url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/`,
     requests,
+    reports: (reportPath) =>
+      requests
+        .filter((request) => request.method === 'REPORT' && request.path === reportPath)
+        .map((request) => ({
+          kind: /<(?:[\w-]+:)?([\w-]+)/.exec(request.body.replace(/<\?xml[^>]*>/, ''))?.[1] ?? '',
+          hrefs: [...request.body.matchAll(/<(?:[\w-]+:)?href>([^<]*)</g)].map((match) => match[1]!),
+        })),
     failWith(status, methods) {
       failure.status = status;
       failure.methods = methods;
+    },
+    intercept(answer) {
+      failure.answer = answer;
     },
     account: (index) => accountOn(upstream, users[index]!),
     async close() {
@@ -156,15 +181,24 @@ async function waitForAnswer(url: string, child: ChildProcess, log: () => string
 interface Failure {
   status: number | null;
   methods?: string[];
+  answer: ((request: ProxiedRequest) => CannedAnswer | undefined) | null;
 }
 
-/** Passes every request on to Radicale unchanged (unless told to fail) and records its method and path. */
+/** Passes every request on to Radicale unchanged (unless told to fail or answer) and records it, body included. */
 async function startRecordingProxy(port: number, requests: Radicale['requests'], failure: Failure): Promise<http.Server> {
-  const proxy = http.createServer((req, res) => {
-    requests.push({ method: req.method ?? '', path: new URL(req.url ?? '/', 'http://x').pathname });
-    if (failure.status !== null && (!failure.methods || failure.methods.includes(req.method ?? ''))) {
-      req.resume();
+  const proxy = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    const request = { method: req.method ?? '', path: new URL(req.url ?? '/', 'http://x').pathname, body: body.toString('utf8') };
+    requests.push(request);
+    if (failure.status !== null && (!failure.methods || failure.methods.includes(request.method))) {
       res.writeHead(failure.status, { 'content-type': 'text/plain' }).end('unavailable');
+      return;
+    }
+    const canned = failure.answer?.(request);
+    if (canned) {
+      res.writeHead(canned.status, { 'content-type': 'application/xml; charset=utf-8' }).end(canned.body);
       return;
     }
     const forward = http.request({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
@@ -172,7 +206,7 @@ async function startRecordingProxy(port: number, requests: Radicale['requests'],
       answer.pipe(res);
     });
     forward.on('error', () => res.writeHead(502).end());
-    req.pipe(forward);
+    forward.end(body);
   });
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   return proxy;

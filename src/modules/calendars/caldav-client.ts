@@ -1,11 +1,12 @@
 /**
  * What the service asks of a CalDAV account, through tsdav with a fetch that goes through the outbound guard
  * (guarded-fetch.ts): discovery (principal, then calendar home), the home's calendars with their ctag and
- * sync-token (one PROPFIND), a calendar's events over a window (one time-range calendar-query REPORT), and the
- * conditional PUT, GET and DELETE of one event. Failures are CaldavError with a message for the connection's
+ * sync-token (one PROPFIND), a calendar's events over a window (one time-range calendar-query REPORT), what changed
+ * in a calendar since a sync token (RFC 6578 sync-collection REPORT) and those objects (calendar-multiget REPORTs),
+ * and the conditional PUT, GET and DELETE of one event. Failures are CaldavError with a message for the connection's
  * owner: never a URL, the credentials or what the server said.
  */
-import { calendarQuery, createAccount, deleteObject, propfind, updateObject } from 'tsdav';
+import { calendarQuery, createAccount, davRequest, deleteObject, propfind, syncCollection, updateObject } from 'tsdav';
 import { CalendarFetchError, guardedFetch } from './guarded-fetch.ts';
 
 export interface CaldavCredentials {
@@ -25,6 +26,22 @@ export interface RemoteCalendar {
 export type PutCondition = { ifNoneMatch: '*' } | { ifMatch: string } | null;
 
 export type PutOutcome = { etag: string | null } | 'precondition-failed' | 'not-found';
+
+/** A calendar object as a REPORT returned it; `href` as the server wrote it. */
+export interface CalendarObject {
+  href: string;
+  ics: string;
+}
+
+/**
+ * What changed in a calendar since a sync token: the objects changed or added and those removed (hrefs as the server
+ * wrote them), and the token of this state; 'full-read' when the server cannot say (no sync-collection support,
+ * an expired token, a truncated answer), so the calendar must be read whole.
+ */
+export type CalendarChanges = { syncToken: string; changed: string[]; removed: string[] } | 'full-read';
+
+/** Objects per calendar-multiget REPORT: each answer stays far below the size cap. */
+const MULTIGET_CHUNK = 100;
 
 export interface RemoteEvent {
   ics: string;
@@ -117,8 +134,8 @@ export class CaldavClient {
     }));
   }
 
-  /** The calendar objects (iCalendar texts) of a calendar with an event in the window, in one REPORT. */
-  async eventsIn(calendarUrl: string, window: { start: Date; end: Date }): Promise<string[]> {
+  /** The calendar objects of a calendar with an event in the window, in one REPORT. */
+  async eventsIn(calendarUrl: string, window: { start: Date; end: Date }): Promise<CalendarObject[]> {
     const responses = await this.call(
       () =>
         calendarQuery({
@@ -136,7 +153,73 @@ export class CaldavClient {
         }),
       'the calendar could not be read',
     );
-    return responses.map((response) => text(response.props?.calendarData)).filter((data): data is string => data !== null && data.trim() !== '');
+    return objectsOf(responses);
+  }
+
+  /** What changed in a calendar since `syncToken` (RFC 6578, sync-level 1), or 'full-read' when the server cannot say. */
+  async changesSince(calendarUrl: string, syncToken: string): Promise<CalendarChanges> {
+    const refusedBefore = this.refused;
+    const responses = await this.call(
+      () =>
+        syncCollection({
+          url: calendarUrl,
+          props: { 'd:getetag': {} },
+          syncLevel: 1,
+          syncToken,
+          // RFC 6578 3.2: the report is defined for Depth 0 only.
+          headers: { ...this.headers, depth: '0' },
+          fetch: this.fetch,
+        }),
+      'the calendar could not be read',
+    );
+    const token = text((responses[0]?.raw as { multistatus?: { syncToken?: unknown } } | undefined)?.multistatus?.syncToken);
+    // A refusal (403 supported-report or valid-sync-token, 409, 501...) or a 507 (truncated): read it whole instead.
+    if (token === null || responses.some((response) => response.status === 507)) {
+      // A 403 here says nothing about the credentials, which the listing just proved.
+      this.refused = refusedBefore;
+      return 'full-read';
+    }
+    const self = objectPath(calendarUrl, calendarUrl);
+    // An answer without changes parses to one entry without an href.
+    const members = responses.filter((response) => response.href && objectPath(response.href, calendarUrl) !== self);
+    return {
+      syncToken: token,
+      changed: members.filter((response) => response.status < 300).map((response) => response.href!),
+      removed: members.filter((response) => response.status === 404 || response.status === 410).map((response) => response.href!),
+    };
+  }
+
+  /** The objects at these hrefs (calendar-multiget, in chunks); one gone since is simply not returned. */
+  async objectsAt(calendarUrl: string, hrefs: readonly string[]): Promise<CalendarObject[]> {
+    const objects: CalendarObject[] = [];
+    for (let i = 0; i < hrefs.length; i += MULTIGET_CHUNK) {
+      const chunk = hrefs.slice(i, i + MULTIGET_CHUNK);
+      // davRequest, not tsdav's calendarMultiGet: that throws on the 404 of an object deleted in between.
+      const responses = await this.call(
+        () =>
+          davRequest({
+            url: calendarUrl,
+            init: {
+              method: 'REPORT',
+              namespace: 'c',
+              headers: { ...this.headers, depth: '1' },
+              body: {
+                'calendar-multiget': {
+                  _attributes: { 'xmlns:d': 'DAV:', 'xmlns:c': 'urn:ietf:params:xml:ns:caldav' },
+                  'd:prop': { 'd:getetag': {}, 'c:calendar-data': {} },
+                  'd:href': chunk,
+                },
+              },
+            },
+            fetch: this.fetch,
+          }),
+        'the calendar could not be read',
+      );
+      const failed = responses.find((response) => response.status >= 300 && response.status !== 404 && response.status !== 410);
+      if (failed) throw this.refusedOr(`the calendar could not be read (the server answered ${failed.status})`);
+      objects.push(...objectsOf(responses));
+    }
+    return objects;
   }
 
   /**
@@ -194,6 +277,23 @@ export class CaldavClient {
 function conditionHeaders(condition: PutCondition): Record<string, string> {
   if (condition === null) return {};
   return 'ifMatch' in condition ? { 'if-match': condition.ifMatch } : { 'if-none-match': condition.ifNoneMatch };
+}
+
+/** An object's path, decoded: the same object whether a server writes its href as a path, a URL or escaped. */
+export function objectPath(href: string, calendarUrl: string): string {
+  const path = new URL(href, calendarUrl).pathname;
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+function objectsOf(responses: { href?: string; props?: Record<string, unknown> }[]): CalendarObject[] {
+  return responses.flatMap((response) => {
+    const ics = text(response.props?.calendarData);
+    return response.href && ics !== null && ics.trim() !== '' ? [{ href: response.href, ics }] : [];
+  });
 }
 
 function isEventCalendar(props: Record<string, unknown> | undefined): boolean {
