@@ -221,6 +221,8 @@ function hostsTaking(eventType: EventTypeRecord, free: string[], plan: Plan): Pi
 /**
  * The granted occurrences' busy blocks in one statement, their ids set on each slot. Should the exclusion
  * constraint refuse (the last word), each occurrence is written alone to name the ones it refuses (`refusals`).
+ * Under the locks it refuses only a block the read left out: a hold written while this waited for the locks that
+ * has ended by `now` (the lock statement's purge did not see it yet; test/booking-series/series-fallback.test.ts).
  */
 async function writeBlocks(tx: EntityManager, question: SeriesQuestion, granted: Granted, refusals: Map<number, string>): Promise<void> {
   const { eventType, now } = question;

@@ -11,7 +11,7 @@ import { DomainError, notFound } from '../../lib/errors.ts';
 import { startPollingWorker } from '../../lib/polling-worker.ts';
 import { executePrepared } from '../../lib/prepared-sql.ts';
 import { toDate } from '../../lib/sql-values.ts';
-import { refreshContacts } from '../contacts/contacts.projection.ts';
+import { contactLockKey, refreshContacts } from '../contacts/contacts.projection.ts';
 import { findEventType } from '../availability/availability.service.ts';
 import type { SeriesPart } from '../booking-messages/message-plan.ts';
 import type { EventTypeRecord } from '../event-types/event-type.rows.ts';
@@ -157,6 +157,10 @@ export async function declineUnconfirmed(
         limit ? for update skip locked`,
       [now, batch],
     );
+    // Each decline refreshes its invitee's contact under that contact's lock until the commit: taken in one order
+    // (the locks' keys), so two instances' batches sharing invitees queue instead of deadlocking.
+    const byContact = (row: (typeof due)[number]) => contactLockKey(row.owner_id, row.invitee_email);
+    due.sort((a, b) => (byContact(a) < byContact(b) ? -1 : byContact(a) > byContact(b) ? 1 : 0));
     for (const row of due) {
       await decline(tx, { id: row.id, ownerId: row.owner_id, inviteeEmail: row.invitee_email }, toDate(row.start_at), UNCONFIRMED_REASON, now, true);
     }
