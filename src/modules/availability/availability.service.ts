@@ -368,10 +368,9 @@ export async function loadHostAvailability(
   now: Date,
 ): Promise<HostAvailability[]> {
   if (hosts.length === 0) return [];
-  // One prepared statement for one host, one for any number. PostgreSQL estimates an array parameter's `unnest` at
-  // ten rows, so its generic plan of the array's statement always looks costlier than planning each call afresh
-  // (which costs three times the read); a single host's statement keeps its generic plan.
-  const one = hosts.length === 1;
+  // The hosts as a `values` list, one prepared statement per number of hosts: PostgreSQL estimates an array
+  // parameter's `unnest` at ten rows, so the generic plan of one statement for any number always looked costlier
+  // than planning each call afresh (three times the read's own cost), though the plan is the same.
   const seats = withSeats(eventType);
   const limits = hasLimits(eventType);
   const rows = await executePrepared<BusyText & { host_id: string; writes_back: boolean }>(
@@ -379,14 +378,14 @@ export async function loadHostAvailability(
     seats ? 'host-busy-seats' : 'host-busy',
     `select h.host_id, (select ${BUSY_COLUMN} from ${busyOf('h.host_id')}) as busy, ${receivesBookingsSql('h.host_id')} as writes_back,
             ${seats ? seatsOf('h.host_id', OPEN_SEATS) : 'null::text'} as seats${limits ? `, ${countedOf('h.host_id', '?')} as counted` : ''}
-       from ${one ? '(values (?::text))' : 'unnest(?::text[])'} as h(host_id)`,
+       from (values ${hosts.map(() => '(?::text)').join(', ')}) as h(host_id)`,
     [
       ...liveParams(from, to, now),
       ...dayParams(from, to),
       ...seatParams(eventType),
       ...(seats ? liveParams(from, to, now) : []),
       ...countParams(eventType, from, to, now),
-      one ? hosts[0]!.id : hosts.map((host) => host.id),
+      ...hosts.map((host) => host.id),
     ],
   );
   const byHost = new Map(rows.map((row) => [row.host_id, row]));
