@@ -7,6 +7,7 @@ import { createEventType } from '../helpers/booking-factories.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
 import { type Radicale, type RadicaleAccount, startRadicale } from '../helpers/radicale.ts';
 import { BERLIN, icsDate, icsLocal, icsUtc, NEW_YORK, vcalendar, vevent } from './caldav-objects.ts';
+import { until } from '../helpers/until.ts';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -21,15 +22,6 @@ const day = (n: number) => new Date(base + n * DAY);
 function zoned(n: number, hour: number, zone: string): Date {
   const date = day(n);
   return new Date(wallClockToInstant({ year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() }, hour * 60, zone));
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 describe('connected calendars (CalDAV, against Radicale)', () => {

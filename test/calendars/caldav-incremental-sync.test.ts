@@ -5,6 +5,7 @@ import { createEventType } from '../helpers/booking-factories.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
 import { type CannedAnswer, type ProxiedRequest, type Radicale, type RadicaleAccount, startRadicale } from '../helpers/radicale.ts';
 import { icsUtc, vcalendar, vevent } from './caldav-objects.ts';
+import { until } from '../helpers/until.ts';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -17,15 +18,6 @@ const iso = (day: number, hour: number) => at(day, hour).toISOString();
 const event = (uid: string, day: number, hour: number) =>
   vcalendar(vevent([`UID:${uid}`, `DTSTART:${icsUtc(at(day, hour))}`, `DTEND:${icsUtc(at(day, hour + 1))}`]));
 const isSyncCollection = (request: ProxiedRequest) => request.method === 'REPORT' && request.body.includes('sync-collection');
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('incremental CalDAV sync (RFC 6578, against Radicale)', () => {
   let t: TestApp;

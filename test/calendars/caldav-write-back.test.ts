@@ -8,6 +8,7 @@ import { createEventType } from '../helpers/booking-factories.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
 import { type Radicale, type RadicaleAccount, startRadicale } from '../helpers/radicale.ts';
 import { icsUtc } from './caldav-objects.ts';
+import { until } from '../helpers/until.ts';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -16,15 +17,6 @@ const EVERY_DAY = Object.fromEntries(
 );
 const base = Math.floor(Date.now() / DAY) * DAY + 3 * DAY;
 const at = (dayNumber: number, hour: number) => new Date(base + dayNumber * DAY + hour * HOUR);
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /** iCalendar text with its folded lines joined again. */
 const unfolded = (text: string) => text.replace(/\r\n[ \t]/g, '');

@@ -6,6 +6,7 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createEventType, type EventTypeOptions } from '../helpers/booking-factories.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
 import { calendarWithEtag, startFeedServer } from './feed-server.ts';
+import { until } from '../helpers/until.ts';
 
 const DAY = 86_400_000;
 const EVERY_DAY_9_TO_17 = Object.fromEntries(
@@ -25,15 +26,6 @@ function feed(events: { uid: string; start: Date; end: Date }[]): string {
       `BEGIN:VEVENT\r\nUID:${event.uid}\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:${icsTime(event.start)}\r\nDTEND:${icsTime(event.end)}\r\nSUMMARY:Private meeting\r\nEND:VEVENT\r\n`,
   );
   return `BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n${body.join('')}END:VCALENDAR\r\n`;
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 8_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 describe('connected calendars (iCalendar feeds)', () => {

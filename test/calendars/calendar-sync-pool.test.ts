@@ -2,17 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
 import { startFeedServer } from './feed-server.ts';
+import { until } from '../helpers/until.ts';
 
 const ICS = 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nEND:VCALENDAR\r\n';
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('calendar syncs of one instance', () => {
   let t: TestApp;
@@ -47,11 +39,11 @@ describe('calendar syncs of one instance', () => {
     const hungIds = [await connect(hanging[0]!), await connect(hanging[1]!)];
     const quickIds: string[] = [];
     for (const path of quick.slice(0, 3)) quickIds.push(await connect(path));
-    await until(() => Promise.resolve(hanging.every((path) => server.hits(path) > 0)), (hit) => hit, 3_000);
+    await until(() => Promise.resolve(hanging.every((path) => server.hits(path) > 0)), (hit) => hit, 3_000, 50);
     for (const path of quick.slice(3)) quickIds.push(await connect(path));
 
     const started = Date.now();
-    const statuses = await until(() => Promise.all(quickIds.map(statusOf)), (all) => all.every((status) => status === 'ok'), 5_000);
+    const statuses = await until(() => Promise.all(quickIds.map(statusOf)), (all) => all.every((status) => status === 'ok'), 5_000, 50);
     expect(statuses).toEqual(quickIds.map(() => 'ok'));
     // Well inside the hung fetches' 10 s: they are still waiting on their servers.
     expect(Date.now() - started).toBeLessThan(4_000);
