@@ -48,7 +48,12 @@ declare module 'autocannon' {
     throughput: Histogram;
   }
 
-  function autocannon(options: AutocannonOptions): Promise<AutocannonResult>;
+  /** The running load: a promise of its result that also emits each answer (`responseTime` in ms, fractional). */
+  interface AutocannonInstance extends Promise<AutocannonResult> {
+    on(event: 'response', listener: (client: unknown, statusCode: number, bytes: number, responseTime: number) => void): this;
+  }
+
+  function autocannon(options: AutocannonOptions): AutocannonInstance;
   export default autocannon;
-  export type { AutocannonOptions, AutocannonRequest, AutocannonResult, Histogram };
+  export type { AutocannonInstance, AutocannonOptions, AutocannonRequest, AutocannonResult, Histogram };
 }

@@ -18,6 +18,7 @@ import { summarizeProfile } from './report/profile-summary.ts';
 import { slotCurve } from './scenarios/slot-curve.ts';
 import { benchWebhooks, type WebhookFigures, webhookLines } from './scenarios/webhooks.ts';
 import { benchCalendarSync, type CalendarSyncFigures, calendarSyncLines } from './scenarios/calendar-sync.ts';
+import { floorLines, type MachineFloor, measureMachineFloor } from './scenarios/machine-floor.ts';
 import { comparePair, type PairContext, type PairFigures, pairLines } from './scenarios/booking-pairs.ts';
 import { benchEmail, type EmailFigures, sendingLines, type SmtpSink, startSmtpSink } from './scenarios/email.ts';
 import { BOOKER_EVENT_TYPES, BOOKER_LIMITS } from './dataset/rules.ts';
@@ -366,6 +367,7 @@ async function main(): Promise<void> {
     const prepared = await prepare(fixture, dbUrl, app.url, baseline.url, works);
     const procedures = await readRouter();
     const databaseCpu = await databaseCpuSampler(dbUrl);
+    const floorStart = await machineFloor(dbUrl, nodeFlags, options);
     const rounds: Measurement[][] = Array.from({ length: options.rounds }, () => []);
     let index = 0;
     for (const work of works) {
@@ -386,6 +388,8 @@ async function main(): Promise<void> {
       }
     }
     const measurements = medianOfRounds(rounds);
+    const floorEnd = await machineFloor(dbUrl, nodeFlags, options);
+    const floors = floorStart && floorEnd ? { start: floorStart, end: floorEnd } : undefined;
 
     const webhooks = await runWebhookBench(options, fixture, dbUrl, prepared, app, databaseCpu);
     const ruleBookings = await runRuleBookingBench(options, fixture, app, databaseCpu);
@@ -434,6 +438,7 @@ async function main(): Promise<void> {
       email,
       ruleBookings,
       calendarSync,
+      machineFloor: floors,
     };
     mkdirSync(resultsDir, { recursive: true });
     const file = path.join(resultsDir, `${stamp}.json`);
@@ -458,6 +463,7 @@ async function main(): Promise<void> {
       ...(email.sending ? [...sendingLines(email.sending, TARGETS.emailMessagesPerSecond), ''] : []),
       ...(ruleBookings ? [...pairLines('Booking rules: POST /bookings with limits vs without', ruleBookings, TARGETS.rulesBookingMaxCpuRatio), ''] : []),
       ...(calendarSync ? [...calendarSyncLines(calendarSync), ''] : []),
+      ...(floors ? [...floorLines(floors, measurements), ''] : []),
       `${verdicts.filter((v) => v.met).length} of ${verdicts.length} targets met; total ${summary.seconds}s; results in ${path.relative(process.cwd(), file)}`,
     ];
     process.stdout.write(`${out.join('\n')}\n`);
@@ -606,6 +612,17 @@ async function drained(server: Server): Promise<void> {
   }
 }
 
+/** The machine's own one-connection tail (bench/scenarios/machine-floor.ts), on a server of its own; none without a one-connection pass. */
+async function machineFloor(dbUrl: string, nodeFlags: string[], options: Options): Promise<MachineFloor | undefined> {
+  if (options.latencyDuration <= 0) return undefined;
+  const floor = await startServer('servers/floor-server.ts', dbUrl, nodeFlags);
+  try {
+    return await measureMachineFloor(floor.url, Math.max(10, 5 * options.latencyDuration));
+  } finally {
+    await floor.stop();
+  }
+}
+
 async function runOne(
   work: Work,
   surface: Surface,
@@ -648,6 +665,7 @@ async function runOne(
     const single = await measure(server.url, target, { connections: 1 }, options.latencyDuration);
     measurement.p50Single = single.latency.p50;
     measurement.p99Single = single.latency.p99;
+    measurement.rpsSingle = (single['2xx'] + single.non2xx) / single.duration;
   }
   return measurement;
 }

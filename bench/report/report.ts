@@ -16,6 +16,8 @@ export interface Measurement {
   /** p50 and p99 at a single connection: the service time, without queueing behind other requests. */
   p50Single?: number;
   p99Single?: number;
+  /** Answers a second at a single connection. */
+  rpsSingle?: number;
   ok?: number;
   non2xx?: number;
   errors?: number;
@@ -89,6 +91,7 @@ const ROUND_FIGURES = [
   'max',
   'p50Single',
   'p99Single',
+  'rpsSingle',
   'load',
   'serverCpuUs',
   'databaseCpuUs',
