@@ -8,7 +8,8 @@
  * - then, on a service with an SMTP server (smtp-server in the bench's own process, which accepts every message and
  *   keeps nothing but a count), started once the other service has stopped (its worker would keep the messages):
  *   `email.sent`, the same comparison with each booking's two confirmations (the invitee's with its invitation, the
- *   host's) composed and sent meanwhile and charged to it; `email.sending`, how many messages a second one instance
+ *   host's) composed and sent meanwhile and charged to it (shown, not judged: the 1.1 target is the request's, and
+ *   the worker's sending has a target of its own); `email.sending`, how many messages a second one instance
  *   sends from a backlog of queued confirmations written straight into the outbox, half of them with an invitation.
  */
 import type { AddressInfo } from 'node:net';
