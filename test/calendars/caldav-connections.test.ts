@@ -1,23 +1,16 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wallClockToInstant } from '../../src/modules/availability/wall-clock.ts';
-import { setSchedule } from '../bookings/fixtures.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createEventType } from '../helpers/booking-factories.ts';
-import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
+import { at, caldavHost, HOUR } from '../helpers/caldav-hosts.ts';
+import { bearer, type TestUser } from '../helpers/factories.ts';
 import { type Radicale, type RadicaleAccount, startRadicale } from '../helpers/radicale.ts';
 import { BERLIN, icsDate, icsLocal, icsUtc, NEW_YORK, vcalendar, vevent } from './caldav-objects.ts';
 import { until } from '../helpers/until.ts';
 
-const DAY = 86_400_000;
-const HOUR = 3_600_000;
-const SIX_TO_TEN = Object.fromEntries(
-  ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => [day, [{ start: '06:00', end: '22:00' }]]),
-);
-
-/** UTC midnight of the n-th day from three days ahead (the host's zone is UTC). */
-const base = Math.floor(Date.now() / DAY) * DAY + 3 * DAY;
-const day = (n: number) => new Date(base + n * DAY);
+/** UTC midnight of the n-th day (the host's zone is UTC). */
+const day = (n: number) => at(n, 0);
 /** A wall-clock hour of day n in a zone, as an instant. */
 function zoned(n: number, hour: number, zone: string): Date {
   const date = day(n);
@@ -43,12 +36,7 @@ describe('connected calendars (CalDAV, against Radicale)', () => {
     await radicale?.close();
   });
 
-  /** A host of its own (UTC, 06:00-22:00 every day) and a Radicale account of its own. */
-  async function newHost(): Promise<{ host: TestUser; account: RadicaleAccount }> {
-    const host = await createUserWithToken(t.em(), { timezone: 'UTC' });
-    await setSchedule(t.em(), host.id, SIX_TO_TEN);
-    return { host, account: radicale.account(accounts++) };
-  }
+  const newHost = () => caldavHost(t, radicale, accounts++);
   const connect = (user: TestUser, account: RadicaleAccount, extra: object = {}) =>
     t.http
       .post('/api/v2/calendar-connections')

@@ -1,19 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setSchedule } from '../bookings/fixtures.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createEventType } from '../helpers/booking-factories.ts';
-import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
+import { at, caldavHost, connectedAccount } from '../helpers/caldav-hosts.ts';
+import { bearer, type TestUser } from '../helpers/factories.ts';
 import { type CannedAnswer, type ProxiedRequest, type Radicale, type RadicaleAccount, startRadicale } from '../helpers/radicale.ts';
 import { icsUtc, vcalendar, vevent } from './caldav-objects.ts';
 import { until } from '../helpers/until.ts';
 
-const DAY = 86_400_000;
-const HOUR = 3_600_000;
-const EVERY_DAY = Object.fromEntries(
-  ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => [day, [{ start: '06:00', end: '22:00' }]]),
-);
-const base = Math.floor(Date.now() / DAY) * DAY + 3 * DAY;
-const at = (day: number, hour: number) => new Date(base + day * DAY + hour * HOUR);
 const iso = (day: number, hour: number) => at(day, hour).toISOString();
 const event = (uid: string, day: number, hour: number) =>
   vcalendar(vevent([`UID:${uid}`, `DTSTART:${icsUtc(at(day, hour))}`, `DTEND:${icsUtc(at(day, hour + 1))}`]));
@@ -42,22 +35,11 @@ describe('incremental CalDAV sync (RFC 6578, against Radicale)', () => {
 
   /** A host whose calendar Work holds these events (`name` → day and hour), connected and synced once. */
   async function connected(events: Record<string, [number, number]>): Promise<Setup> {
-    const host = await createUserWithToken(t.em(), { timezone: 'UTC' });
-    await setSchedule(t.em(), host.id, EVERY_DAY);
-    const account = radicale.account(accounts++);
+    const { host, account } = await caldavHost(t, radicale, accounts++);
     const work = await account.makeCalendar('work', 'Work');
     for (const [name, [day, hour]] of Object.entries(events)) await account.putObject(work, name, event(name, day, hour));
-    const created = await t.http
-      .post('/api/v2/calendar-connections')
-      .set(...bearer(host.token))
-      .send({ kind: 'caldav', serverUrl: radicale.url, username: account.username, password: account.password });
-    const setup = { host, account, work, connectionId: created.body.id as string };
-    const synced = await until(
-      () => read(setup),
-      (res) => res.body.status !== 'pending',
-    );
-    expect(synced.body.status).toBe('ok');
-    return setup;
+    const connection = await connectedAccount(t, host, radicale, account);
+    return { host, account, work, connectionId: connection.id };
   }
   const read = (setup: Setup) => t.http.get(`/api/v2/calendar-connections/${setup.connectionId}`).set(...bearer(setup.host.token));
   /** Syncs now; the REPORTs the sync sent to the calendar, and the connection after it. */

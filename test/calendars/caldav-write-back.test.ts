@@ -2,21 +2,15 @@ import superjson from 'superjson';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/lib/clock.ts';
 import { createBooking } from '../../src/modules/bookings/booking-creation.service.ts';
-import { invitee, setSchedule } from '../bookings/fixtures.ts';
+import { invitee } from '../bookings/fixtures.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createEventType } from '../helpers/booking-factories.ts';
-import { bearer, createUserWithToken, type TestUser } from '../helpers/factories.ts';
+import { at, caldavHost, connectedAccount } from '../helpers/caldav-hosts.ts';
+import { bearer, type TestUser } from '../helpers/factories.ts';
 import { type Radicale, type RadicaleAccount, startRadicale } from '../helpers/radicale.ts';
 import { icsUtc } from './caldav-objects.ts';
 import { until } from '../helpers/until.ts';
 
-const DAY = 86_400_000;
-const HOUR = 3_600_000;
-const EVERY_DAY = Object.fromEntries(
-  ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => [day, [{ start: '06:00', end: '22:00' }]]),
-);
-const base = Math.floor(Date.now() / DAY) * DAY + 3 * DAY;
-const at = (dayNumber: number, hour: number) => new Date(base + dayNumber * DAY + hour * HOUR);
 
 /** iCalendar text with its folded lines joined again. */
 const unfolded = (text: string) => text.replace(/\r\n[ \t]/g, '');
@@ -48,24 +42,14 @@ describe('bookings written back to a CalDAV calendar (Radicale)', () => {
 
   /** A host whose Radicale calendar `Work` receives bookings. */
   async function hostWithTarget(): Promise<Setup> {
-    const host = await createUserWithToken(t.em(), { timezone: 'UTC' });
-    await setSchedule(t.em(), host.id, EVERY_DAY);
-    const account = radicale.account(accounts++);
+    const { host, account } = await caldavHost(t, radicale, accounts++);
     const calendarPath = await account.makeCalendar('work', 'Work');
-    const created = await t.http
-      .post('/api/v2/calendar-connections')
-      .set(...bearer(host.token))
-      .send({ kind: 'caldav', serverUrl: radicale.url, username: account.username, password: account.password });
-    const connectionId = created.body.id as string;
-    const synced = await until(
-      () => t.http.get(`/api/v2/calendar-connections/${connectionId}`).set(...bearer(host.token)),
-      (res) => res.body.status !== 'pending',
-    );
-    expect(synced.body.status).toBe('ok');
+    const synced = await connectedAccount(t, host, radicale, account);
+    const connectionId = synced.id;
     const patched = await t.http
       .patch(`/api/v2/calendar-connections/${connectionId}`)
       .set(...bearer(host.token))
-      .send({ calendars: [{ id: synced.body.calendars[0].id, bookingTarget: true }] });
+      .send({ calendars: [{ id: synced.calendars[0]!.id, bookingTarget: true }] });
     expect(patched.status).toBe(200);
     const eventTypeId = (await createEventType(t.em(), host.id, { name: 'Intro call', durationsMin: [60], slotIntervalMin: 60 })).id;
     return { host, account, calendarPath, connectionId, eventTypeId };
